@@ -1,0 +1,386 @@
+/**
+ * Array methods. Elements keep their own labels through slice, concat, sort and the rest;
+ * what a callback decides (keep, stop, order) joins the label of the result's structure.
+ * The label of an array's length and order is `base` = the reference's label ⊔ the array's.
+ */
+import type { Label } from "../../labels/index.js";
+import { callFunction } from "../compile/functions.js";
+import { typeError } from "../errors.js";
+import { enterPc, join2, leavePc, reshape, stored, underPc, upgradeCallee, withContents, writeThrough } from "../rules.js";
+import { charge, checkArrayLength, checkString, st, step } from "../state.js";
+import { ARR, BOT, type Arr, type Val, elemLabel, isRef, newArr, sameValueZero, toStr, truthy, toNum, toKey } from "../values.js";
+import { type Builtin, argsLabel, asArray, builtin, relIndex, ret, toInt } from "./util.js";
+
+const base = (a: Arr, selfL: Label): Label => join2(selfL, a.label);
+
+function lbl(a: Arr, i: number): Label {
+  return elemLabel(a, i);
+}
+
+/**
+ * Calls `cb` on each element under the pc of the array's length. `visit` returns true to stop
+ * early; the labels of the results that could stop it join `decided` and the pc of later calls.
+ */
+function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean, visit: (i: number, r: Val, rl: Label) => boolean): Label {
+  let decided = base(a, selfL);
+  const saved = st.spc;
+  if (!underPc(join2(decided, cbL))) enterPc(join2(decided, cbL));
+  try {
+    const len = a.items.length;
+    for (let i = 0; i < len && i < a.items.length; i++) {
+      step();
+      const el = join2(decided, lbl(a, i));
+      const r = callFunction(cb, cbL, [a.items[i], i, a], [el, decided, selfL]);
+      const rl = st.l;
+      if (visit(i, r, rl)) return (decided = join2(decided, rl));
+      if (stops && rl !== BOT && !st.mutants.callbackDropsResult) {
+        decided = join2(decided, rl);
+        if (!underPc(rl)) enterPc(rl);
+      }
+    }
+    return decided;
+  } finally {
+    leavePc(saved);
+    upgradeCallee(cb, decided);
+  }
+}
+
+function fresh(items: Val[], lbls: Label[] | null, label: Label): Arr {
+  checkArrayLength(items.length);
+  charge(16 * items.length + 32);
+  return newArr(items, lbls !== null && lbls.some((l) => l !== BOT) ? lbls : null, label);
+}
+
+const methods: Record<string, Builtin> = {
+  push: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "push");
+    writeThrough(selfL);
+    checkArrayLength(a.items.length + args.length);
+    for (let i = 0; i < args.length; i++) {
+      const l = stored(argLs[i]);
+      if (a.lbls !== null || l !== BOT) {
+        if (a.lbls === null) a.lbls = new Array(a.items.length).fill(BOT);
+        a.lbls.push(l);
+      }
+      a.items.push(args[i]);
+    }
+    charge(16 * args.length);
+    reshape(a);
+    return ret(a.items.length, join2(base(a, selfL), st.pc));
+  }, { mutates: "self" }),
+  pop: builtin((_args, _argLs, self, selfL) => {
+    const a = asArray(self, selfL, "pop");
+    writeThrough(selfL);
+    const l = join2(base(a, selfL), lbl(a, a.items.length - 1));
+    const v = a.items.pop();
+    a.lbls?.pop();
+    reshape(a);
+    return ret(v, l);
+  }, { mutates: "self" }),
+  shift: builtin((_args, _argLs, self, selfL) => {
+    const a = asArray(self, selfL, "shift");
+    writeThrough(selfL);
+    const l = join2(base(a, selfL), lbl(a, 0));
+    const v = a.items.shift();
+    a.lbls?.shift();
+    reshape(a);
+    return ret(v, l);
+  }, { mutates: "self" }),
+  unshift: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "unshift");
+    writeThrough(selfL);
+    checkArrayLength(a.items.length + args.length);
+    if (a.lbls === null && argLs.some((l) => stored(l) !== BOT)) a.lbls = new Array(a.items.length).fill(BOT);
+    a.items.unshift(...args);
+    a.lbls?.unshift(...argLs.map(stored));
+    reshape(a);
+    return ret(a.items.length, join2(base(a, selfL), st.pc));
+  }, { mutates: "self" }),
+  splice: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "splice");
+    writeThrough(selfL);
+    const len = a.items.length;
+    const start = relIndex(args[0], len, 0);
+    const count = args.length < 2 ? len - start : Math.min(Math.max(toInt(args[1], 0), 0), len - start);
+    const inserted = args.slice(2);
+    checkArrayLength(len + inserted.length);
+    const b = base(a, selfL);
+    if (a.lbls === null && argLs.slice(2).some((l) => stored(l) !== BOT)) a.lbls = new Array(len).fill(BOT);
+    const removedLbls = a.lbls ? a.lbls.splice(start, count, ...argLs.slice(2).map(stored)) : null;
+    const removed = a.items.splice(start, count, ...inserted);
+    reshape(a, argsLabel(args, argLs, 2));
+    return ret(fresh(removed, removedLbls, join2(b, argsLabel(args, argLs, 2))), selfL);
+  }, { mutates: "self" }),
+  reverse: builtin((_args, _argLs, self, selfL) => {
+    const a = asArray(self, selfL, "reverse");
+    writeThrough(selfL);
+    a.items.reverse();
+    a.lbls?.reverse();
+    reshape(a);
+    return ret(a, selfL);
+  }, { mutates: "self" }),
+  fill: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "fill");
+    writeThrough(selfL);
+    const len = a.items.length;
+    const from = relIndex(args[1], len, 0);
+    const to = relIndex(args[2], len, len);
+    const l = join2(stored(argLs[0] ?? BOT), argsLabel(args, argLs).join(BOT));
+    for (let i = from; i < to; i++) {
+      a.items[i] = args[0];
+      if (a.lbls !== null || l !== BOT) {
+        if (a.lbls === null) a.lbls = new Array(len).fill(BOT);
+        a.lbls[i] = l;
+      }
+    }
+    reshape(a, join2(argLs[1] ?? BOT, argLs[2] ?? BOT));
+    return ret(a, selfL);
+  }, { mutates: "self" }),
+  sort: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "sort");
+    writeThrough(selfL);
+    const order = sortOrder(a, selfL, args[0], argLs[0] ?? BOT);
+    a.items = order.idx.map((i) => a.items[i]);
+    if (a.lbls !== null) {
+      const old = a.lbls;
+      a.lbls = order.idx.map((i) => old[i]);
+    }
+    // Rule: the order depends on what the comparisons saw.
+    reshape(a, order.decided);
+    return ret(a, selfL);
+  }, { mutates: "self", callsArgs: true }),
+  slice: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "slice");
+    const len = a.items.length;
+    const from = relIndex(args[0], len, 0);
+    const to = relIndex(args[1], len, len);
+    const lbls = a.lbls ? a.lbls.slice(from, Math.max(from, to)) : null;
+    return ret(fresh(a.items.slice(from, Math.max(from, to)), lbls, join2(base(a, selfL), argsLabel(args, argLs))), selfL);
+  }),
+  concat: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "concat");
+    const items = a.items.slice();
+    const lbls = a.items.map((_, i) => lbl(a, i));
+    let structure = base(a, selfL);
+    for (let j = 0; j < args.length; j++) {
+      const x = args[j];
+      if (isRef(x) && x.k === ARR) {
+        const xb = join2(argLs[j], x.label);
+        structure = join2(structure, xb);
+        x.items.forEach((v, i) => (items.push(v), lbls.push(join2(xb, lbl(x, i)))));
+      } else (items.push(x), lbls.push(argLs[j]), (structure = join2(structure, BOT)));
+    }
+    return ret(fresh(items, lbls, structure), selfL);
+  }),
+  indexOf: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "indexOf")),
+  lastIndexOf: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "lastIndexOf")),
+  includes: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "includes")),
+  join: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "join");
+    const sep = args[0] === undefined ? "," : toStr(args[0]);
+    let l = join2(base(a, selfL), argLs[0] ?? BOT);
+    const parts = a.items.map((x, i) => {
+      l = join2(l, withContents(x, lbl(a, i)));
+      return x === null || x === undefined ? "" : toStr(x);
+    });
+    const s = parts.join(sep);
+    charge(2 * s.length);
+    return ret(checkString(s), st.mutants.joinDropsElements ? base(a, selfL) : l);
+  }),
+  at: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "at");
+    let i = toInt(args[0], 0);
+    if (i < 0) i += a.items.length;
+    return ret(a.items[i], join2(join2(base(a, selfL), argLs[0] ?? BOT), lbl(a, i)));
+  }),
+  flat: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "flat");
+    const depth = args[0] === undefined ? 1 : toInt(args[0], 1);
+    const items: Val[] = [];
+    const lbls: Label[] = [];
+    let structure = join2(base(a, selfL), argLs[0] ?? BOT);
+    const walk = (arr: Arr, d: number, outer: Label): void => {
+      arr.items.forEach((v, i) => {
+        const l = join2(outer, lbl(arr, i));
+        if (d > 0 && isRef(v) && v.k === ARR) {
+          structure = join2(structure, join2(l, v.label));
+          walk(v, d - 1, join2(l, v.label));
+        } else (items.push(v), lbls.push(l));
+      });
+    };
+    walk(a, depth, BOT);
+    return ret(fresh(items, lbls, structure), selfL);
+  }),
+  keys: builtin((_args, _argLs, self, selfL) => {
+    const a = asArray(self, selfL, "keys");
+    return ret(fresh(a.items.map((_, i) => i), null, base(a, selfL)), selfL);
+  }),
+  entries: builtin((_args, _argLs, self, selfL) => {
+    const a = asArray(self, selfL, "entries");
+    const b = base(a, selfL);
+    return ret(fresh(a.items.map((v, i) => newArr([i, v], [BOT, lbl(a, i)], BOT)), null, b), selfL);
+  }),
+  forEach: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "forEach");
+    eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, () => false);
+    return ret(undefined, BOT);
+  }, { callsArgs: true }),
+  map: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "map");
+    const items: Val[] = [];
+    const lbls: Label[] = [];
+    const decided = eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, (_i, r, rl) => (items.push(r), lbls.push(rl), false));
+    return ret(fresh(items, lbls, decided), selfL);
+  }, { callsArgs: true }),
+  filter: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "filter");
+    const items: Val[] = [];
+    const lbls: Label[] = [];
+    let kept = base(a, selfL);
+    eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, (i, r, rl) => {
+      // Rule: which elements remain depends on every callback's answer.
+      if (!st.mutants.callbackDropsResult) kept = join2(kept, rl);
+      if (truthy(r)) (items.push(a.items[i]), lbls.push(lbl(a, i)));
+      return false;
+    });
+    return ret(fresh(items, lbls, kept), selfL);
+  }, { callsArgs: true }),
+  flatMap: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "flatMap");
+    const items: Val[] = [];
+    const lbls: Label[] = [];
+    let structure = base(a, selfL);
+    eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, (_i, r, rl) => {
+      if (isRef(r) && r.k === ARR) {
+        structure = join2(structure, join2(rl, r.label));
+        r.items.forEach((v, j) => (items.push(v), lbls.push(join2(join2(rl, r.label), lbl(r, j)))));
+      } else (items.push(r), lbls.push(rl));
+      return false;
+    });
+    return ret(fresh(items, lbls, structure), selfL);
+  }, { callsArgs: true }),
+  find: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "find")),
+  findIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findIndex")),
+  findLast: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLast")),
+  findLastIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLastIndex")),
+  some: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "some");
+    let found = false;
+    const decided = eachCallback(a, selfL, args[0], argLs[0] ?? BOT, true, (_i, r) => (found = truthy(r)));
+    return ret(found, st.mutants.callbackDropsResult ? base(a, selfL) : decided);
+  }, { callsArgs: true }),
+  every: builtin((args, argLs, self, selfL) => {
+    const a = asArray(self, selfL, "every");
+    let all = true;
+    const decided = eachCallback(a, selfL, args[0], argLs[0] ?? BOT, true, (_i, r) => !(all = truthy(r)));
+    return ret(all, st.mutants.callbackDropsResult ? base(a, selfL) : decided);
+  }, { callsArgs: true }),
+  reduce: builtin((args, argLs, self, selfL) => reduce(self, selfL, args, argLs, false), { callsArgs: true }),
+  reduceRight: builtin((args, argLs, self, selfL) => reduce(self, selfL, args, argLs, true), { callsArgs: true }),
+};
+
+function search(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: "indexOf" | "lastIndexOf" | "includes"): Val {
+  const a = asArray(self, selfL, kind);
+  // Rule: where (and whether) a value is found depends on every element compared.
+  let l = join2(base(a, selfL), argsLabel(args, argLs));
+  for (let i = 0; i < a.items.length; i++) l = join2(l, lbl(a, i));
+  const x = args[0];
+  const v = kind === "includes" ? a.items.some((y) => sameValueZero(y, x)) : kind === "indexOf" ? a.items.indexOf(x, toInt(args[1], 0)) : a.items.lastIndexOf(x);
+  return ret(v, l);
+}
+
+function findLike(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: string): Val {
+  const a = asArray(self, selfL, kind);
+  const last = kind.startsWith("findLast");
+  const view = last ? newArr(a.items.slice().reverse(), a.lbls ? a.lbls.slice().reverse() : null, a.label) : a;
+  let at = -1;
+  const decided = eachCallback(view, selfL, args[0], argLs[0] ?? BOT, true, (i, r) => truthy(r) && ((at = i), true));
+  const index = at < 0 ? -1 : last ? a.items.length - 1 - at : at;
+  const l = st.mutants.callbackDropsResult ? base(a, selfL) : decided;
+  if (kind.endsWith("Index")) return ret(index, l);
+  return ret(index < 0 ? undefined : a.items[index], index < 0 ? l : join2(l, lbl(a, index)));
+}
+
+function reduce(self: Val, selfL: Label, args: Val[], argLs: Label[], right: boolean): Val {
+  const a = asArray(self, selfL, right ? "reduceRight" : "reduce");
+  const b = base(a, selfL);
+  const order = a.items.map((_, i) => i);
+  if (right) order.reverse();
+  let acc: Val;
+  let accL: Label;
+  let k = 0;
+  if (args.length >= 2) (acc = args[1]), (accL = argLs[1]);
+  else {
+    if (order.length === 0) return typeError("Reduce of empty array with no initial value", b);
+    acc = a.items[order[0]];
+    accL = join2(b, lbl(a, order[0]));
+    k = 1;
+  }
+  const cb = args[0];
+  const cbL = argLs[0] ?? BOT;
+  const guarded = !underPc(join2(b, cbL));
+  const saved = guarded ? enterPc(join2(b, cbL)) : st.spc;
+  try {
+    for (; k < order.length; k++) {
+      step();
+      const i = order[k];
+      acc = callFunction(cb, cbL, [acc, a.items[i], i, a], [accL, join2(b, lbl(a, i)), b, selfL]);
+      accL = st.l;
+    }
+  } finally {
+    if (guarded) leavePc(saved);
+    upgradeCallee(cb, b);
+  }
+  // Rule: how many steps folded into the result depends on the length.
+  return ret(acc, join2(accL, b));
+}
+
+/** A stable merge order of indices; `decided` joins what every comparison saw. */
+function sortOrder(a: Arr, selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
+  const idx = a.items.map((_, i) => i);
+  let decided = base(a, selfL);
+  if (cmp === undefined) {
+    for (let i = 0; i < a.items.length; i++) decided = join2(decided, withContents(a.items[i], lbl(a, i)));
+    const keys = a.items.map((v) => (v === undefined ? undefined : toStr(v)));
+    idx.sort((x, y) => (keys[x] === undefined ? 1 : keys[y] === undefined ? -1 : keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : 0));
+    return { idx, decided };
+  }
+  const guarded = !underPc(join2(decided, cmpL));
+  const saved = guarded ? enterPc(join2(decided, cmpL)) : st.spc;
+  try {
+    idx.sort((x, y) => {
+      step();
+      const r = callFunction(cmp, cmpL, [a.items[x], a.items[y]], [join2(decided, lbl(a, x)), join2(decided, lbl(a, y))]);
+      if (!st.mutants.callbackDropsResult) decided = join2(decided, st.l);
+      const n = toNum(r);
+      return Number.isNaN(n) ? 0 : n;
+    });
+  } finally {
+    if (guarded) leavePc(saved);
+    upgradeCallee(cmp, decided);
+  }
+  return { idx, decided };
+}
+
+export const arrayMethods = new Map<string, Builtin>(Object.entries(methods));
+
+/** `Array.isArray`, `Array.from`, `Array.of`. */
+export const arrayStatics: Record<string, (args: Val[], argLs: Label[]) => Val> = {
+  isArray: (args, argLs) => ret(isRef(args[0]) && args[0].k === ARR, argLs[0] ?? BOT),
+  of: (args, argLs) => ret(fresh(args.slice(), argLs.slice(), BOT), BOT),
+  from: (args, argLs) => {
+    const src = args[0];
+    const srcL = argLs[0] ?? BOT;
+    let arr: Arr;
+    if (typeof src === "string") arr = fresh([...src], [...src].map(() => srcL), srcL);
+    else if (isRef(src) && src.k === ARR) arr = fresh(src.items.slice(), src.items.map((_, i) => lbl(src, i)), join2(srcL, src.label));
+    else if (isRef(src) && src.k === 1 && src.props.has("length")) {
+      const n = Math.max(0, Math.min(toInt(src.props.get("length")!.v, 0), st.limits.arrayLength + 1));
+      checkArrayLength(n);
+      const l = join2(join2(srcL, src.label), src.props.get("length")!.l);
+      arr = fresh(Array.from({ length: n }, (_, i) => src.props.get(toKey(i))?.v), null, l);
+    } else arr = fresh([], null, srcL);
+    if (args[1] !== undefined) return arrayMethods.get("map")!([args[1]], [argLs[1] ?? BOT], arr, BOT);
+    return ret(arr, BOT);
+  },
+};

@@ -1,0 +1,77 @@
+/**
+ * Date over fixed timestamps. There is no clock: `new Date()` and `Date.now()` are errors, so a
+ * run depends only on its inputs. Rule: results join the date's and the arguments' labels.
+ */
+import type { Label } from "../../labels/index.js";
+import { throwError } from "../errors.js";
+import { join2, writeThrough } from "../rules.js";
+import { BOT, DATE, type DateV, type Val, toNum, toStr } from "../values.js";
+import { type Builtin, argsLabel, builtin, ret } from "./util.js";
+
+function asDate(self: Val, selfL: Label): DateV {
+  if (typeof self !== "object" || self === null || self.k !== DATE) return throwError("TypeError", "this is not a Date", selfL);
+  return self;
+}
+
+const GETTERS = [
+  "getTime", "valueOf", "getFullYear", "getMonth", "getDate", "getDay", "getHours", "getMinutes", "getSeconds",
+  "getMilliseconds", "getTimezoneOffset", "getUTCFullYear", "getUTCMonth", "getUTCDate", "getUTCDay", "getUTCHours",
+  "getUTCMinutes", "getUTCSeconds", "getUTCMilliseconds", "toISOString", "toJSON", "toString", "toDateString",
+  "toTimeString", "toUTCString",
+] as const;
+
+const SETTERS = [
+  "setFullYear", "setMonth", "setDate", "setHours", "setMinutes", "setSeconds", "setMilliseconds", "setTime",
+  "setUTCFullYear", "setUTCMonth", "setUTCDate", "setUTCHours", "setUTCMinutes", "setUTCSeconds",
+] as const;
+
+const methods: Record<string, Builtin> = {};
+for (const name of GETTERS) {
+  methods[name] = builtin((_args, _argLs, self, selfL) => {
+    const d = asDate(self, selfL);
+    const l = join2(selfL, d.label);
+    const host = new Date(d.t);
+    if (name === "toISOString" && Number.isNaN(d.t)) return throwError("RangeError", "Invalid time value", l);
+    if (name === "toJSON") return ret(Number.isNaN(d.t) ? null : host.toISOString(), l);
+    return ret((host[name] as () => Val).call(host), l);
+  });
+}
+for (const name of SETTERS) {
+  methods[name] = builtin((args, argLs, self, selfL) => {
+    const d = asDate(self, selfL);
+    writeThrough(selfL);
+    const host = new Date(d.t);
+    const t = (host[name] as (...xs: number[]) => number).apply(host, args.map(toNum));
+    d.t = t;
+    d.label = join2(d.label, argsLabel(args, argLs));
+    return ret(t, join2(selfL, d.label));
+  }, { mutates: "self" });
+}
+for (const name of ["toLocaleDateString", "toLocaleTimeString", "toLocaleString"] as const) {
+  methods[name] = builtin((args, argLs, self, selfL) => {
+    const d = asDate(self, selfL);
+    const host = new Date(d.t);
+    const locale = args[0] === undefined ? "en-US" : toStr(args[0]);
+    return ret(host[name](locale, { timeZone: "UTC" }), join2(join2(selfL, d.label), argsLabel(args, argLs)));
+  });
+}
+
+export const dateMethods = new Map<string, Builtin>(Object.entries(methods));
+
+/** `Date(...)` / `new Date(...)`: from a timestamp, a date string, or year, month, … */
+export function makeDate(args: Val[], argLs: Label[]): Val {
+  if (args.length === 0) return throwError("TypeError", "there is no clock: pass a timestamp or a date string, e.g. new Date(\"2026-01-31\")", BOT);
+  let t: number;
+  if (args.length === 1) {
+    const a = args[0];
+    t = typeof a === "object" && a !== null && a.k === DATE ? a.t : typeof a === "string" ? Date.parse(a) : toNum(a);
+  } else t = new Date(...(args.map(toNum) as [number, number])).getTime();
+  const l = argsLabel(args, argLs);
+  return ret({ k: DATE, t, label: l }, l);
+}
+
+export const dateStatics = {
+  UTC: (args: Val[], argLs: Label[]) => ret(Date.UTC(...(args.map(toNum) as [number, number])), argsLabel(args, argLs)),
+  parse: (args: Val[], argLs: Label[]) => ret(Date.parse(toStr(args[0])), argsLabel(args, argLs)),
+  now: () => throwError("TypeError", "there is no clock: Date.now() is not available; pass timestamps in explicitly", BOT),
+};

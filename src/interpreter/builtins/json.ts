@@ -1,0 +1,84 @@
+/**
+ * JSON. Rule: `JSON.stringify` carries the label of everything it serialised (the deep label);
+ * `JSON.parse` labels every part it builds with the text's label.
+ */
+import type { Label } from "../../labels/index.js";
+import { throwError } from "../errors.js";
+import { deepLabel, join2 } from "../rules.js";
+import { charge, checkArrayLength, checkString, st } from "../state.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type Val, isRef, newArr, newObj, ownKeys, toNum, toStr } from "../values.js";
+import { ret } from "./util.js";
+
+/** Converts a value to plain JSON data (undefined where JSON omits it). */
+export function toJsonData(v: Val, seen: Set<Val> = new Set()): unknown {
+  if (!isRef(v)) return typeof v === "number" && !Number.isFinite(v) ? null : v;
+  if (seen.has(v)) return throwError("TypeError", "Converting circular structure to JSON", BOT);
+  switch (v.k) {
+    case FN:
+      return undefined;
+    case DATE:
+      return Number.isNaN(v.t) ? null : new Date(v.t).toISOString();
+    case RE:
+      return {};
+    case ARR: {
+      seen.add(v);
+      const out = v.items.map((x) => {
+        const j = toJsonData(x, seen);
+        return j === undefined ? null : j;
+      });
+      seen.delete(v);
+      return out;
+    }
+    case OBJ: {
+      seen.add(v);
+      const out: Record<string, unknown> = {};
+      for (const k of ownKeys(v)) {
+        const j = toJsonData(v.props.get(k)!.v, seen);
+        if (j !== undefined) out[k] = j;
+      }
+      seen.delete(v);
+      return out;
+    }
+  }
+}
+
+export function stringify(args: Val[], argLs: Label[]): Val {
+  const [v, , space] = args;
+  const data = toJsonData(v);
+  const indent = space === undefined ? undefined : typeof space === "number" ? Math.min(10, space) : toStr(space).slice(0, 10);
+  const s = data === undefined ? undefined : JSON.stringify(data, null, indent);
+  if (s !== undefined) (charge(2 * s.length), checkString(s));
+  const l = join2(argLs[0] ?? BOT, st.mutants.stringifyShallow ? BOT : deepLabel(v));
+  return ret(s, join2(l, argLs[2] ?? BOT));
+}
+
+/** Builds interpreter values from parsed JSON, every part labelled `l`. */
+export function fromJsonData(x: unknown, l: Label): Val {
+  if (x === null || typeof x !== "object") return x as Val;
+  if (Array.isArray(x)) {
+    checkArrayLength(x.length);
+    charge(16 * x.length + 32);
+    return newArr(
+      x.map((e) => fromJsonData(e, l)),
+      null,
+      l,
+    );
+  }
+  const o = newObj(l);
+  for (const [k, e] of Object.entries(x)) o.props.set(k, { v: fromJsonData(e, l), l });
+  charge(48 * o.props.size + 64);
+  return o;
+}
+
+export function parse(args: Val[], argLs: Label[]): Val {
+  const l = argLs[0] ?? BOT;
+  let data: unknown;
+  try {
+    data = JSON.parse(toStr(args[0]));
+  } catch (err) {
+    return throwError("SyntaxError", (err as Error).message, l);
+  }
+  return ret(fromJsonData(data, l), l);
+}
+
+void toNum;

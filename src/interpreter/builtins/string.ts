@@ -1,0 +1,113 @@
+/**
+ * String methods. Rule: a string method's result joins the string's label and every
+ * argument's label (contents of objects included); split keeps that label on every part.
+ * Regular expressions run on RE2 through regexp.ts, in time linear in the input.
+ */
+import type { Label } from "../../labels/index.js";
+import { callFunction } from "../compile/functions.js";
+import { join2 } from "../rules.js";
+import { throwError } from "../errors.js";
+import { charge, checkArrayLength, checkString, st } from "../state.js";
+import { BOT, RE, type Val, isRef, newArr, toStr, type ReV } from "../values.js";
+import { matchAll, matchOnce, replaceRe, searchIndex, splitRe } from "./regexp.js";
+import { type Builtin, argsLabel, asString, builtin, ret, toInt } from "./util.js";
+
+type Impl = (s: string, args: Val[], l: Label) => Val;
+
+/** Wraps a string method: the result is labelled with the receiver and all arguments. */
+function m(impl: Impl, flags: { callsArgs?: boolean } = {}): Builtin {
+  return builtin((args, argLs, self, selfL) => {
+    const s = asString(self, selfL, "string method");
+    const l = st.mutants.stringDropsArgs ? selfL : join2(selfL, argsLabel(args, argLs));
+    const v = impl(s, args, l);
+    if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
+    return ret(v, l);
+  }, flags);
+}
+
+const str = (v: Val, d = ""): string => (v === undefined ? d : toStr(v));
+const isRe = (v: Val): v is ReV => isRef(v) && v.k === RE;
+
+function strArray(parts: string[], l: Label): Val {
+  checkArrayLength(parts.length);
+  charge(16 * parts.length);
+  return newArr(parts, null, l);
+}
+
+function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
+  const [pat, rep] = args;
+  if (isRe(pat)) return replaceRe(s, pat, rep, l, all || pat.flags.includes("g"));
+  const needle = str(pat);
+  if (isRef(rep) && rep.k === 3) {
+    // A function replacement runs once per match, as a callback.
+    let out = "";
+    let from = 0;
+    for (;;) {
+      const at = s.indexOf(needle, from);
+      if (at < 0) break;
+      const r = callFunction(rep, l, [needle, at, s], [l, l, l]);
+      out += s.slice(from, at) + toStr(r);
+      from = at + needle.length;
+      if (!all) break;
+      if (needle.length === 0) {
+        if (from >= s.length) break;
+        out += s[from];
+        from++;
+      }
+    }
+    return checkString(out + s.slice(from));
+  }
+  const replacement = str(rep);
+  return checkString(all ? s.replaceAll(needle, () => replacement) : s.replace(needle, () => replacement));
+}
+
+const methods: Record<string, Builtin> = {
+  charAt: m((s, a) => s.charAt(toInt(a[0], 0))),
+  charCodeAt: m((s, a) => s.charCodeAt(toInt(a[0], 0))),
+  codePointAt: m((s, a) => s.codePointAt(toInt(a[0], 0))),
+  at: m((s, a) => s.at(toInt(a[0], 0))),
+  indexOf: m((s, a) => s.indexOf(str(a[0], "undefined"), toInt(a[1], 0))),
+  lastIndexOf: m((s, a) => s.lastIndexOf(str(a[0], "undefined"))),
+  includes: m((s, a) => s.includes(str(a[0], "undefined"), toInt(a[1], 0))),
+  startsWith: m((s, a) => s.startsWith(str(a[0], "undefined"), toInt(a[1], 0))),
+  endsWith: m((s, a) => (a[1] === undefined ? s.endsWith(str(a[0], "undefined")) : s.endsWith(str(a[0], "undefined"), toInt(a[1], s.length)))),
+  slice: m((s, a) => s.slice(toInt(a[0], 0), a[1] === undefined ? undefined : toInt(a[1], s.length))),
+  substring: m((s, a) => s.substring(toInt(a[0], 0), a[1] === undefined ? undefined : toInt(a[1], s.length))),
+  substr: m((s, a) => s.substr(toInt(a[0], 0), a[1] === undefined ? undefined : toInt(a[1], s.length))),
+  toLowerCase: m((s) => s.toLowerCase()),
+  toUpperCase: m((s) => s.toUpperCase()),
+  toLocaleLowerCase: m((s) => s.toLowerCase()),
+  toLocaleUpperCase: m((s) => s.toUpperCase()),
+  trim: m((s) => s.trim()),
+  trimStart: m((s) => s.trimStart()),
+  trimEnd: m((s) => s.trimEnd()),
+  padStart: m((s, a) => checkString(s.padStart(Math.min(toInt(a[0], 0), st.limits.stringLength + 1), a[1] === undefined ? " " : str(a[1])))),
+  padEnd: m((s, a) => checkString(s.padEnd(Math.min(toInt(a[0], 0), st.limits.stringLength + 1), a[1] === undefined ? " " : str(a[1])))),
+  repeat: m((s, a) => {
+    const n = toInt(a[0], 0);
+    if (n < 0 || !Number.isFinite(n)) return throwError("RangeError", `Invalid count value: ${n}`, BOT);
+    if (s.length * n > st.limits.stringLength) checkString("x".repeat(st.limits.stringLength + 1));
+    return s.repeat(n);
+  }),
+  concat: m((s, a) => checkString(s + a.map((x) => toStr(x)).join(""))),
+  split: m((s, a, l) => {
+    const limit = a[1] === undefined ? undefined : toInt(a[1], 0);
+    if (a[0] === undefined) return strArray([s], l);
+    const parts = isRe(a[0]) ? splitRe(s, a[0], limit) : s.split(str(a[0]), limit);
+    return strArray(parts, l);
+  }),
+  replace: m((s, a, l) => replaceWith(s, a, l, false), { callsArgs: true }),
+  replaceAll: m((s, a, l) => replaceWith(s, a, l, true), { callsArgs: true }),
+  match: m((s, a, l) => {
+    const re = a[0];
+    if (!isRe(re)) return matchOnce(s, str(re), l);
+    return re.flags.includes("g") ? matchAll(s, re, l) : matchOnce(s, re, l);
+  }),
+  search: m((s, a) => (isRe(a[0]) ? searchIndex(s, a[0]) : s.indexOf(str(a[0])))),
+  localeCompare: m((s, a) => (s < str(a[0]) ? -1 : s > str(a[0]) ? 1 : 0)),
+  normalize: m((s, a) => s.normalize(a[0] === undefined ? "NFC" : (str(a[0]) as "NFC"))),
+  toString: m((s) => s),
+  valueOf: m((s) => s),
+};
+
+export const stringMethods = new Map<string, Builtin>(Object.entries(methods));

@@ -1,0 +1,244 @@
+/**
+ * Calls and assignments. A method call dispatches straight to the builtin table of its
+ * receiver without allocating a bound function; everything else goes through callFunction.
+ */
+import type * as acorn from "acorn";
+import type { Label } from "../../labels/index.js";
+import { getMember, methodTable, setMember } from "../members.js";
+import { binary } from "../operators.js";
+import { enterPc, exitRegion, join2, leavePc, mayThrowOn, underPc, withContents } from "../rules.js";
+import { st } from "../state.js";
+import { BOT, FN, type Val, isRef, toNum, truthy } from "../values.js";
+import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
+import { SHORT, shortCircuit, spreadInto } from "./expressions.js";
+import { callFunction } from "./functions.js";
+import { compileTarget } from "./patterns.js";
+import { hop, resolve } from "./scope.js";
+
+type Args = (env: any) => { args: Val[]; argLs: Label[] };
+
+function compileArgs(nodes: Array<acorn.Expression | acorn.SpreadElement>, cx: Cx): Args {
+  type Part = { spread: Expr; value?: undefined } | { value: Expr; spread?: undefined };
+  const parts: Part[] = nodes.map((a) => (a.type === "SpreadElement" ? { spread: compileExpr(a.argument, cx) } : { value: compileExpr(a, cx) }));
+  if (parts.every((p) => p.value !== undefined)) {
+    const fns = parts.map((p) => (p as { value: Expr }).value);
+    return (env) => {
+      const args = new Array<Val>(fns.length);
+      const argLs = new Array<Label>(fns.length);
+      for (let i = 0; i < fns.length; i++) {
+        args[i] = fns[i](env);
+        argLs[i] = st.l;
+      }
+      return { args, argLs };
+    };
+  }
+  return (env) => {
+    const args: Val[] = [];
+    const argLs: Label[] = [];
+    for (const p of parts) {
+      if (p.value !== undefined) {
+        args.push(p.value(env));
+        argLs.push(st.l);
+      } else {
+        const v = (p.spread as Expr)(env);
+        spreadInto(v, st.l, args, argLs);
+      }
+    }
+    return { args, argLs };
+  };
+}
+
+exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
+  const args = compileArgs(node.arguments, cx);
+  const optionalCall = node.optional;
+  const callee = node.callee;
+  if (callee.type === "MemberExpression") {
+    const obj = compileExpr(callee.object, cx);
+    const name = !callee.computed ? (callee.property as acorn.Identifier).name : null;
+    const key = callee.computed ? compileExpr(callee.property, cx) : null;
+    const userMethod = name === null || cx.userMethods.has(name) || cx.userMethods.has("*");
+    const optionalMember = callee.optional;
+    return (env) => {
+      const o = obj(env);
+      const ol = st.l;
+      if (o === SHORT) return SHORT;
+      if (optionalMember && (o === null || o === undefined)) return shortCircuit(ol);
+      let k: Val = name;
+      let kl: Label = BOT;
+      if (key !== null) {
+        k = key(env);
+        kl = st.l;
+      }
+      // Fast path: a builtin method of an array, string, number, date or regexp.
+      if (typeof k === "string" && kl === BOT && !(isRef(o) && (o.k === 1 || o.k === FN))) {
+        const impl = methodTable(o)?.get(k);
+        if (impl !== undefined) {
+          mayThrowOn(ol);
+          const a = args(env);
+          return callFunction({ k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol }, ol, a.args, a.argLs, userMethod);
+        }
+      }
+      const f = getMember(o, ol, k, kl);
+      const fl = st.l;
+      if (optionalCall && (f === null || f === undefined)) return shortCircuit(fl);
+      const a = args(env);
+      return callFunction(f, fl, a.args, a.argLs, userMethod);
+    };
+  }
+  const fn = compileExpr(callee, cx);
+  return (env) => {
+    const f = fn(env);
+    const fl = st.l;
+    if (f === SHORT) return SHORT;
+    if (optionalCall && (f === null || f === undefined)) return shortCircuit(fl);
+    const a = args(env);
+    return callFunction(f, fl, a.args, a.argLs, true);
+  };
+};
+
+exprHandlers.NewExpression = (node: acorn.NewExpression, cx) => {
+  const name = (node.callee as acorn.Identifier).name;
+  if (resolve(cx.scope, name) !== null) unsupported(node, `\`new ${name}\` is not supported: only Error types and Date can be constructed`);
+  const ctor = cx.globals.values.get(name);
+  if (ctor === undefined) unsupported(node, `\`new ${name}\` is not supported: only Error types and Date can be constructed`);
+  const args = compileArgs(node.arguments, cx);
+  return (env) => {
+    const a = args(env);
+    return callFunction(ctor, BOT, a.args, a.argLs, false);
+  };
+};
+
+// ---------------------------------------------------------------------------------------------
+// Assignment
+
+/** A place that can be read and written: a variable or a member. */
+interface Place {
+  /** Evaluates the reference once and returns a reader and a writer for it. */
+  open(env: any): { get(): Val; set(v: Val, l: Label): void };
+}
+
+function compilePlace(node: acorn.Node, cx: Cx): Place {
+  if (node.type === "Identifier") {
+    const id = node as acorn.Identifier;
+    const r = resolve(cx.scope, id.name);
+    if (r === null) unsupported(node, `\`${id.name}\` is not declared; declare it with let first`);
+    if (r.binding.kind === "const") unsupported(node, `\`${id.name}\` is a constant; declare it with let to change it`);
+    r.binding.reassigned = true;
+    const { hops } = r;
+    const i = r.binding.index;
+    const write = compileTarget(node, cx, false);
+    return {
+      open(env) {
+        const e = hop(env, hops);
+        return {
+          get: () => ((st.l = e.l[i]), e.v[i]),
+          set: (v, l) => write(env, v, l),
+        };
+      },
+    };
+  }
+  if (node.type === "MemberExpression") {
+    const m = node as acorn.MemberExpression;
+    const obj = compileExpr(m.object, cx);
+    const key: Expr | null = m.computed ? compileExpr(m.property, cx) : null;
+    const name = m.computed ? null : (m.property as acorn.Identifier).name;
+    return {
+      open(env) {
+        const o = obj(env);
+        const ol = st.l;
+        let k: Val = name;
+        let kl: Label = BOT;
+        if (key !== null) (k = key(env)), (kl = st.l);
+        return {
+          get: () => getMember(o, ol, k, kl),
+          set: (v, l) => setMember(o, ol, k, kl, v, l),
+        };
+      },
+    };
+  }
+  return unsupported(node, `cannot assign to ${node.type}`);
+}
+
+exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
+  const op = node.operator;
+  const right = compileExpr(node.right, cx);
+  if (op === "=") {
+    if (node.left.type === "MemberExpression") {
+      const place = compilePlace(node.left, cx);
+      return (env) => {
+        const p = place.open(env);
+        const v = right(env);
+        const l = st.l;
+        p.set(v, l);
+        st.l = l;
+        return v;
+      };
+    }
+    const bind = compileTarget(node.left, cx, false);
+    return (env) => {
+      const v = right(env);
+      const l = st.l;
+      bind(env, v, l);
+      st.l = l;
+      return v;
+    };
+  }
+  const place = compilePlace(node.left, cx);
+  if (op === "&&=" || op === "||=" || op === "??=") {
+    const fx = effectsOf(cx, node.right);
+    const inert = isInert(fx);
+    return (env) => {
+      const p = place.open(env);
+      const cur = p.get();
+      const cl = st.l;
+      const keep = op === "&&=" ? !truthy(cur) : op === "||=" ? truthy(cur) : cur !== null && cur !== undefined;
+      // Rule: whether the assignment happens is a branch on the current value.
+      const guarded = cl !== BOT && !underPc(cl);
+      const saved = guarded ? enterPc(cl) : st.spc;
+      try {
+        if (keep) return (st.l = cl), cur;
+        const v = right(env);
+        const l = join2(st.l, cl);
+        p.set(v, l);
+        st.l = l;
+        return v;
+      } finally {
+        if (guarded) {
+          const l = st.l;
+          if (!inert) exitRegion(fx, env, cl);
+          p.set(p.get(), st.l);
+          leavePc(saved);
+          st.l = l;
+        }
+      }
+    };
+  }
+  const binop = op.slice(0, -1);
+  return (env) => {
+    const p = place.open(env);
+    const a = p.get();
+    const la = isRef(a) ? withContents(a, st.l) : st.l;
+    const b = right(env);
+    const lb = isRef(b) ? withContents(b, st.l) : st.l;
+    const v = binary(binop, a, b);
+    const l = join2(la, lb);
+    p.set(v, l);
+    st.l = l;
+    return v;
+  };
+};
+
+exprHandlers.UpdateExpression = (node: acorn.UpdateExpression, cx) => {
+  const place = compilePlace(node.argument, cx);
+  const delta = node.operator === "++" ? 1 : -1;
+  const prefix = node.prefix;
+  return (env) => {
+    const p = place.open(env);
+    const old = toNum(p.get());
+    const l = st.l;
+    const v = old + delta;
+    p.set(v, l);
+    st.l = l;
+    return prefix ? v : old;
+  };
+};

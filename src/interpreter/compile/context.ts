@@ -1,0 +1,154 @@
+/**
+ * The compiler's context and its handler tables. A handler turns one node type into a closure
+ * once; running the program runs closures and never re-walks the tree.
+ */
+import type * as acorn from "acorn";
+import { ProgramError } from "../../language/errors.js";
+import { regionEffects, mergeEffects, MUTATING_METHODS, CALLBACK_METHODS, type RegionEffects, type AccessPath } from "../../language/effects.js";
+import type { SiteEffects, SitePath } from "../rules.js";
+import type { Val } from "../values.js";
+import { type Env, type Scope, newScope, resolve } from "./scope.js";
+
+/** A compiled expression: returns the value and leaves its label in `st.l`. */
+export type Expr = (env: Env) => Val;
+
+/** Completion of a statement. */
+export const NORMAL = 0;
+export const BREAK = 1;
+export const CONTINUE = 2;
+export const RETURN = 3;
+
+/** A compiled statement: returns its completion. */
+export type Stmt = (env: Env) => number;
+
+/** Names the program can use without declaring them. */
+export interface Globals {
+  /** Builtin values by name (Math, JSON, …). */
+  values: Map<string, Val>;
+}
+
+export interface Cx {
+  scope: Scope;
+  fnScope: Scope;
+  globals: Globals;
+  /** True inside a function body: expression statements there do not set the completion value. */
+  inFunction: boolean;
+  /** Labels of enclosing labelled statements. */
+  labels: string[];
+  /** Property names under which the program may store its own functions. */
+  userMethods: Set<string>;
+}
+
+type ExprHandler = (node: any, cx: Cx) => Expr;
+type StmtHandler = (node: any, cx: Cx) => Stmt;
+
+export const exprHandlers: Record<string, ExprHandler> = {};
+export const stmtHandlers: Record<string, StmtHandler> = {};
+
+export function unsupported(node: acorn.Node, message: string): never {
+  const loc = node.loc?.start ?? { line: 1, column: 0 };
+  throw new ProgramError("unsupported", message, loc.line, loc.column + 1);
+}
+
+export function compileExpr(node: acorn.Node, cx: Cx): Expr {
+  const h = exprHandlers[node.type];
+  if (h === undefined) unsupported(node, `${node.type} is not supported here`);
+  return h(node, cx);
+}
+
+const LABEL_TARGETS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement", "LabeledStatement"]);
+
+export function compileStmt(node: acorn.Node, cx: Cx): Stmt {
+  // Only a loop (or another label) takes the labels written right before it.
+  if (cx.labels.length > 0 && !LABEL_TARGETS.has(node.type)) cx = { ...cx, labels: [] };
+  const h = stmtHandlers[node.type];
+  if (h === undefined) {
+    if (exprHandlers[node.type] !== undefined) unsupported(node, `${node.type} is not a statement`);
+    unsupported(node, `${node.type} is not supported here`);
+  }
+  return h(node, cx);
+}
+
+export function childCx(cx: Cx, scope: Scope): Cx {
+  return { ...cx, scope };
+}
+
+export function blockScope(cx: Cx): Scope {
+  return newScope(cx.scope, false);
+}
+
+function sitePath(p: AccessPath, site: Scope, fx: RegionEffects, cx: Cx): SitePath | null {
+  if (fx.declared.has(p.root) || fx.assigned.includes(p.root)) return null;
+  const r = resolve(site, p.root);
+  if (r !== null) return { root: { hops: r.hops, index: r.binding.index }, keys: p.keys };
+  const g = cx.globals.values.get(p.root);
+  return g === undefined ? null : { root: { value: g }, keys: p.keys };
+}
+
+/** True when a path starts at a local of the region that holds a container or function made there. */
+function isFreshLocal(p: AccessPath, fx: RegionEffects): boolean {
+  return fx.declared.has(p.root) && fx.fresh.has(p.root) && !fx.assigned.includes(p.root);
+}
+
+function resolveArgs(args: RegionEffects["calls"][number]["args"], site: Scope, fx: RegionEffects, cx: Cx, out: SiteEffects) {
+  return args.map((a) => {
+    if (a === "inert" || a === "opaque") return a;
+    if (isFreshLocal(a, fx)) return "inert" as const;
+    const p = sitePath(a, site, fx, cx);
+    if (p === null) out.unknown = true;
+    return p ?? ("inert" as const);
+  });
+}
+
+/** A call whose callee starts at a local: only builtin methods are reachable when the name is not the program's own. */
+function localCall(c: RegionEffects["calls"][number], site: Scope, fx: RegionEffects, cx: Cx, out: SiteEffects): void {
+  const method = c.callee.keys[c.callee.keys.length - 1];
+  if (method === undefined) {
+    if (!isFreshLocal(c.callee, fx)) out.unknown = true;
+    return;
+  }
+  if (cx.userMethods.has(method) || cx.userMethods.has("*")) {
+    out.unknown = true;
+    return;
+  }
+  if (MUTATING_METHODS.has(method) && !(isFreshLocal(c.callee, fx) && c.callee.keys.length === 1)) out.unknown = true;
+  if (CALLBACK_METHODS.has(method)) out.calls.push({ callee: null, args: resolveArgs(c.args, site, fx, cx, out) });
+}
+
+/** Resolves a region's static effects against the scope where its decision is made. */
+export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects {
+  const out: SiteEffects = { vars: [], heap: [], calls: [], unknown: fx.unknown, breaks: fx.breaks, returns: fx.returns, mayThrow: fx.mayThrow };
+  const seen = new Set<string>();
+  for (const name of fx.assigned) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const r = resolve(site, name);
+    if (r !== null) out.vars.push({ hops: r.hops, index: r.binding.index });
+  }
+  for (const h of fx.heap) {
+    if (isFreshLocal(h.path, fx)) continue;
+    const path = sitePath(h.path, site, fx, cx);
+    if (path === null) out.unknown = true;
+    else out.heap.push({ path, key: h.key });
+  }
+  for (const c of fx.calls) {
+    if (fx.declared.has(c.callee.root)) {
+      localCall(c, site, fx, cx, out);
+      continue;
+    }
+    const callee = sitePath(c.callee, site, fx, cx);
+    if (callee === null) out.unknown = true;
+    else out.calls.push({ callee, args: resolveArgs(c.args, site, fx, cx, out) });
+  }
+  return out;
+}
+
+/** Effects of the given regions, resolved at the current scope. */
+export function effectsOf(cx: Cx, ...regions: Array<acorn.Node | null | undefined>): SiteEffects {
+  return siteEffects(mergeEffects(regions.map((r) => regionEffects(r))), cx.scope, cx);
+}
+
+/** True when the effects hold nothing to upgrade and no jump. */
+export function isInert(fx: SiteEffects): boolean {
+  return !fx.unknown && !fx.breaks && !fx.returns && !fx.mayThrow && fx.vars.length === 0 && fx.heap.length === 0 && fx.calls.length === 0;
+}

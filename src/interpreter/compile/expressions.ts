@@ -1,0 +1,402 @@
+/**
+ * Expressions other than calls and assignments. Every handler leaves the label of its result
+ * in `st.l`; the rule for each is named where it is applied.
+ */
+import type * as acorn from "acorn";
+import { RE2JS } from "re2js";
+import type { Label } from "../../labels/index.js";
+import { deleteMember, getMember, hasMember } from "../members.js";
+import { binary, instanceOf, unary } from "../operators.js";
+import { enterPc, exitRegion, join2, leavePc, underPc, withContents } from "../rules.js";
+import { charge, checkArrayLength, checkString, st } from "../state.js";
+import { ARR, BOT, OBJ, RE, type Obj, type Val, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
+import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
+import { compileFunction } from "./functions.js";
+import { TDZ, throwReference } from "./patterns.js";
+import { hop, resolve } from "./scope.js";
+import { throwError } from "../errors.js";
+
+const constant = (v: Val): Expr => () => ((st.l = BOT), v);
+
+exprHandlers.Literal = (node: acorn.Literal) => {
+  const regex = (node as { regex?: { pattern: string; flags: string } }).regex;
+  if (regex) {
+    const { pattern, flags } = regex;
+    const re = compileRegExp(pattern, flags, node);
+    return () => ((st.l = BOT), { k: RE, source: pattern, flags, re, label: BOT, lastIndex: 0 });
+  }
+  return constant(node.value as Val);
+};
+
+/** Compiles a regular expression to RE2 (linear time); what RE2 cannot run is a program error. */
+export function compileRegExp(pattern: string, flags: string, node?: acorn.Node): RE2JS {
+  let f = 0;
+  if (flags.includes("i")) f |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes("m")) f |= RE2JS.MULTILINE;
+  if (flags.includes("s")) f |= RE2JS.DOTALL;
+  try {
+    return RE2JS.compile(RE2JS.translateRegExp(pattern), f);
+  } catch (err) {
+    const why = `regular expression /${pattern}/ is not supported (${(err as Error).message}); backreferences and lookaround cannot run in linear time, rewrite without them`;
+    if (node) unsupported(node, why);
+    return throwError("SyntaxError", why, BOT);
+  }
+}
+
+exprHandlers.Identifier = (node: acorn.Identifier, cx) => {
+  const r = resolve(cx.scope, node.name);
+  if (r === null) {
+    const g = cx.globals.values.get(node.name);
+    if (g !== undefined || node.name === "undefined") return constant(g);
+    const name = node.name;
+    return () => throwError("ReferenceError", `${name} is not defined; declare it with const or let, or call one of the tools you were given`, BOT);
+  }
+  const { hops, binding } = r;
+  const i = binding.index;
+  const name = node.name;
+  const tdz = binding.kind === "let" || binding.kind === "const";
+  if (hops === 0) {
+    return (env) => {
+      const v = env.v[i];
+      if (tdz && v === TDZ) throwReference(name);
+      st.l = env.l[i];
+      return v;
+    };
+  }
+  if (hops === 1) {
+    return (env) => {
+      const e = env.p!;
+      const v = e.v[i];
+      if (tdz && v === TDZ) throwReference(name);
+      st.l = e.l[i];
+      return v;
+    };
+  }
+  return (env) => {
+    const e = hop(env, hops);
+    const v = e.v[i];
+    if (tdz && v === TDZ) throwReference(name);
+    st.l = e.l[i];
+    return v;
+  };
+};
+
+exprHandlers.TemplateLiteral = (node: acorn.TemplateLiteral, cx) => {
+  const quasis = node.quasis.map((q) => q.value.cooked ?? q.value.raw);
+  const exprs = node.expressions.map((e) => compileExpr(e, cx));
+  return (env) => {
+    let s = quasis[0];
+    let l: Label = BOT;
+    for (let i = 0; i < exprs.length; i++) {
+      const v = exprs[i](env);
+      // Rule: a string built from values carries their labels, contents of objects included.
+      l = st.mutants.templateDropsLabels ? l : join2(l, withContents(v, st.l));
+      s += toStr(v) + quasis[i + 1];
+    }
+    if (s.length > 64) (charge(2 * s.length), checkString(s));
+    st.l = l;
+    return s;
+  };
+};
+
+exprHandlers.ArrayExpression = (node: acorn.ArrayExpression, cx) => {
+  type Part = { spread: Expr; value?: undefined } | { value: Expr; spread?: undefined } | null;
+  const parts: Part[] = node.elements.map((e) => (e === null ? null : e.type === "SpreadElement" ? { spread: compileExpr(e.argument, cx) } : { value: compileExpr(e, cx) }));
+  return (env) => {
+    const items: Val[] = [];
+    const lbls: Label[] = [];
+    let structure: Label = BOT;
+    let labelled = false;
+    for (const p of parts) {
+      if (p === null) (items.push(undefined), lbls.push(BOT));
+      else if (p.value !== undefined) {
+        items.push(p.value(env));
+        lbls.push(st.l);
+        if (st.l !== BOT) labelled = true;
+      } else {
+        const v = (p.spread as Expr)(env);
+        const vl = st.l;
+        // Rule: how many elements a spread adds depends on the spread value.
+        structure = join2(structure, spreadInto(v, vl, items, lbls));
+        labelled = true;
+      }
+    }
+    checkArrayLength(items.length);
+    charge(16 * items.length + 32);
+    st.l = BOT;
+    return newArr(items, labelled ? lbls : null, structure);
+  };
+};
+
+/** Appends the elements of an array or string; returns the label of how many there were. */
+export function spreadInto(v: Val, vl: Label, items: Val[], lbls: Label[]): Label {
+  if (typeof v === "string") {
+    for (const ch of v) (items.push(ch), lbls.push(vl));
+    return vl;
+  }
+  if (isRef(v) && v.k === ARR) {
+    const base = join2(vl, v.label);
+    for (let i = 0; i < v.items.length; i++) (items.push(v.items[i]), lbls.push(join2(base, elemLabel(v, i))));
+    return base;
+  }
+  return throwError("TypeError", `${typeOf(v)} is not iterable; spread arrays or strings only`, vl);
+}
+
+exprHandlers.ObjectExpression = (node: acorn.ObjectExpression, cx) => {
+  type Part = { spread: Expr } | { key: Expr; value: Expr };
+  const parts: Part[] = node.properties.map((p): Part => {
+    if (p.type === "SpreadElement") return { spread: compileExpr(p.argument, cx) };
+    const staticKey = !p.computed && p.key.type === "Identifier" ? p.key.name : p.key.type === "Literal" && !p.computed ? String(p.key.value) : null;
+    const key: Expr = staticKey !== null ? constant(staticKey) : compileExpr(p.key, cx);
+    const fnNode = p.value.type === "FunctionExpression" || p.value.type === "ArrowFunctionExpression" ? p.value : null;
+    const value: Expr = fnNode !== null ? makeFunction(fnNode, cx, staticKey ?? "") : compileExpr(p.value, cx);
+    return { key, value };
+  });
+  return (env) => {
+    const o = newObj();
+    for (const p of parts) {
+      if ("spread" in p) {
+        const v = p.spread(env);
+        copyInto(o, v, st.l);
+        continue;
+      }
+      const k = p.key(env);
+      const kl = st.l;
+      const v = p.value(env);
+      initSlot(o, toKey(k), v, st.l, kl);
+    }
+    charge(48 * o.props.size + 64);
+    st.l = BOT;
+    return o;
+  };
+};
+
+/**
+ * Sets a part of a new object. The pc is not joined in: the object is fresh, and whatever
+ * holds a reference to it carries the pc of the moment it was stored.
+ */
+function initSlot(o: Obj, key: string, v: Val, vl: Label, kl: Label): void {
+  const l = join2(vl, kl);
+  const slot = o.props.get(key);
+  if (slot === undefined) o.props.set(key, { v, l });
+  else (slot.v = v), (slot.l = l);
+  if (kl !== BOT) {
+    // Which key exists depends on the key's label.
+    o.label = join2(o.label, kl);
+    o.shape = join2(o.shape, kl);
+  }
+}
+
+function makeFunction(node: acorn.FunctionExpression | acorn.ArrowFunctionExpression, cx: Cx, name: string): Expr {
+  const make = compileFunction(node, cx, node.type === "FunctionExpression" && node.id ? node.id.name : name);
+  return (env) => ((st.l = BOT), make(env));
+}
+
+/** `{...v}`: copies own properties with their labels; which keys arrive depends on the source's shape. */
+function copyInto(o: Obj, v: Val, vl: Label): void {
+  if (!isRef(v)) {
+    if (typeof v === "string") [...v].forEach((ch, i) => initSlot(o, String(i), ch, vl, BOT));
+    o.shape = join2(o.shape, vl);
+    return;
+  }
+  const base = join2(vl, v.label);
+  if (v.k === OBJ) {
+    for (const [k, slot] of v.props) initSlot(o, k, slot.v, join2(base, slot.l), BOT);
+    o.shape = join2(o.shape, join2(base, v.shape));
+  } else if (v.k === ARR) {
+    v.items.forEach((x, i) => initSlot(o, String(i), x, join2(base, elemLabel(v, i)), BOT));
+    o.shape = join2(o.shape, base);
+  }
+}
+
+exprHandlers.FunctionExpression = (node: acorn.FunctionExpression, cx) => makeFunction(node, cx, node.id?.name ?? "");
+exprHandlers.ArrowFunctionExpression = (node: acorn.ArrowFunctionExpression, cx) => makeFunction(node, cx, "");
+
+exprHandlers.UnaryExpression = (node: acorn.UnaryExpression, cx) => {
+  const op = node.operator;
+  if (op === "typeof" && node.argument.type === "Identifier" && resolve(cx.scope, node.argument.name) === null && !cx.globals.values.has(node.argument.name)) {
+    return constant("undefined");
+  }
+  if (op === "delete") {
+    if (node.argument.type !== "MemberExpression") unsupported(node, "`delete` works on properties only: `delete obj.key`");
+    const m = node.argument;
+    const obj = compileExpr(m.object, cx);
+    const key: Expr = m.computed ? compileExpr(m.property, cx) : constant((m.property as acorn.Identifier).name);
+    return (env) => {
+      const o = obj(env);
+      const ol = st.l;
+      const k = key(env);
+      const r = deleteMember(o, ol, k, st.l);
+      st.l = join2(ol, st.l);
+      return r;
+    };
+  }
+  const arg = compileExpr(node.argument, cx);
+  if (op === "typeof") return (env) => unary(op, arg(env));
+  return (env) => {
+    const v = arg(env);
+    // Rule: the result of an operator carries its operand's label (and contents, when converted).
+    if (isRef(v) && op !== "!" && op !== "void") st.l = withContents(v, st.l);
+    return unary(op, v);
+  };
+};
+
+exprHandlers.BinaryExpression = (node: acorn.BinaryExpression, cx) => {
+  const op = node.operator;
+  const left = compileExpr(node.left as acorn.Expression, cx);
+  if (op === "instanceof") {
+    const name = (node.right as acorn.Identifier).name;
+    return (env) => instanceOf(left(env), name);
+  }
+  const right = compileExpr(node.right, cx);
+  if (op === "in") {
+    return (env) => {
+      const k = left(env);
+      const kl = st.l;
+      const o = right(env);
+      return hasMember(k, kl, o, st.l);
+    };
+  }
+  const converts = op !== "===" && op !== "!==";
+  return (env) => {
+    const a = left(env);
+    let la = st.l;
+    const b = right(env);
+    let lb = st.l;
+    if (converts) {
+      if (isRef(a)) la = withContents(a, la);
+      if (isRef(b)) lb = withContents(b, lb);
+    }
+    const r = binary(op, a, b);
+    // Rule: a binary operation joins its operands' labels.
+    st.l = st.mutants.binaryDropsRight ? la : join2(la, lb);
+    return r;
+  };
+};
+
+exprHandlers.LogicalExpression = (node: acorn.LogicalExpression, cx) => {
+  const op = node.operator;
+  const left = compileExpr(node.left, cx);
+  const right = compileExpr(node.right, cx);
+  const fx = effectsOf(cx, node.right);
+  const inert = isInert(fx);
+  return (env) => {
+    const a = left(env);
+    const la = st.l;
+    const takeLeft = op === "&&" ? !truthy(a) : op === "||" ? truthy(a) : a !== null && a !== undefined;
+    if (takeLeft) {
+      if (!inert && la !== BOT && !underPc(la)) exitRegion(fx, env, la);
+      st.l = la;
+      return a;
+    }
+    // Rule: the right operand is evaluated (or not) because of the left: it runs under the left's label.
+    if (la === BOT || underPc(la)) {
+      const b = right(env);
+      st.l = join2(st.l, la);
+      return b;
+    }
+    const saved = enterPc(la);
+    try {
+      const b = right(env);
+      st.l = join2(st.l, la);
+      return b;
+    } finally {
+      const l = st.l;
+      if (!inert) exitRegion(fx, env, la);
+      leavePc(saved);
+      st.l = l;
+    }
+  };
+};
+
+exprHandlers.ConditionalExpression = (node: acorn.ConditionalExpression, cx) => {
+  const test = compileExpr(node.test, cx);
+  const cons = compileExpr(node.consequent, cx);
+  const alt = compileExpr(node.alternate, cx);
+  const fx = effectsOf(cx, node.consequent, node.alternate);
+  const inert = isInert(fx);
+  return (env) => {
+    const c = test(env);
+    const cl = st.l;
+    if (cl === BOT || underPc(cl)) {
+      const v = truthy(c) ? cons(env) : alt(env);
+      st.l = join2(st.l, cl);
+      return v;
+    }
+    const saved = enterPc(cl);
+    try {
+      const v = truthy(c) ? cons(env) : alt(env);
+      st.l = st.mutants.conditionalDropsTest ? st.l : join2(st.l, cl);
+      return v;
+    } finally {
+      const l = st.l;
+      if (!inert) exitRegion(fx, env, cl);
+      leavePc(saved);
+      st.l = l;
+    }
+  };
+};
+
+exprHandlers.SequenceExpression = (node: acorn.SequenceExpression, cx) => {
+  const parts = node.expressions.map((e) => compileExpr(e, cx));
+  return (env) => {
+    let v: Val;
+    for (const p of parts) v = p(env);
+    return v;
+  };
+};
+
+exprHandlers.AwaitExpression = (node: acorn.AwaitExpression, cx) => compileExpr(node.argument, cx);
+exprHandlers.ParenthesizedExpression = (node: { expression: acorn.Expression }, cx) => compileExpr(node.expression, cx);
+
+/** Reads used by members and calls: `obj.key` or `obj[key]`, optional or not. */
+export function compileMemberRead(node: acorn.MemberExpression, cx: Cx): Expr {
+  const obj = compileExpr(node.object, cx);
+  const optional = node.optional;
+  if (!node.computed) {
+    const name = (node.property as acorn.Identifier).name;
+    return (env) => {
+      const o = obj(env);
+      if (optional && (o === null || o === undefined)) return shortCircuit(st.l);
+      if (o === SHORT) return SHORT;
+      return getMember(o, st.l, name, BOT);
+    };
+  }
+  const key = compileExpr(node.property, cx);
+  return (env) => {
+    const o = obj(env);
+    if (optional && (o === null || o === undefined)) return shortCircuit(st.l);
+    if (o === SHORT) return SHORT;
+    const ol = st.l;
+    const k = key(env);
+    return getMember(o, ol, k, st.l);
+  };
+}
+
+/** Marks an optional chain that stopped at a nullish value; the chain evaluates to undefined. */
+export const SHORT: Val = Object.freeze(newObj()) as Val;
+
+/** Stops an optional chain; the chain's value is undefined, labelled with what decided it. */
+export function shortCircuit(l: Label): Val {
+  st.l = l;
+  return SHORT;
+}
+
+exprHandlers.MemberExpression = (node: acorn.MemberExpression, cx) => compileMemberRead(node, cx);
+
+exprHandlers.ChainExpression = (node: acorn.ChainExpression, cx) => {
+  const inner = compileExpr(node.expression, cx);
+  const fx = effectsOf(cx, node.expression);
+  const inert = isInert(fx);
+  return (env) => {
+    const v = inner(env);
+    if (v !== SHORT) return v;
+    const l = st.l;
+    // Rule: calls skipped by the short circuit are a branch not taken.
+    if (!inert && l !== BOT && !underPc(l)) exitRegion(fx, env, l);
+    st.l = l;
+    return undefined;
+  };
+};
+
+export { TDZ };

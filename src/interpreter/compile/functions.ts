@@ -1,0 +1,179 @@
+/**
+ * Functions: closures over compiled bodies, and the one calling convention shared by
+ * programs and builtins. A call runs under the caller's pc joined with the label of the
+ * function value; when the callee returns early or throws, what it could have written is
+ * upgraded with the label that decided it.
+ */
+import type * as acorn from "acorn";
+import type { Label } from "../../labels/index.js";
+import { regionEffects } from "../../language/effects.js";
+import { typeError } from "../errors.js";
+import { type SiteEffects, join2, setClosureEffects, taintFloor, underPc, upgradeEffects } from "../rules.js";
+import { limit, st, step, syncPc } from "../state.js";
+import { BOT, FN, type Fn, type Val, describe } from "../values.js";
+import { type Cx, type Expr, RETURN, type Stmt, compileExpr, siteEffects } from "./context.js";
+import { type Binder, compileTarget } from "./patterns.js";
+import { type Env, type Scope, declare, hoist, newEnv, newScope } from "./scope.js";
+import { compileBody } from "./statements.js";
+
+/** What a closure needs to run, shared by every closure made from one function literal. */
+interface FunctionCode {
+  name: string;
+  scope: Scope;
+  params: Binder[];
+  restParam: Binder | null;
+  body: Stmt | null;
+  exprBody: Expr | null;
+  /** What the function may change outside itself, resolved against its defining scope. */
+  summary: SiteEffects;
+  selfIndex: number;
+}
+
+interface Closure {
+  code: FunctionCode;
+  env: Env;
+}
+
+setClosureEffects((f: Fn) => {
+  const c = f.closure as Closure | undefined;
+  return c === undefined ? undefined : { summary: c.code.summary, env: c.env };
+});
+
+type FunctionNode = acorn.FunctionDeclaration | acorn.FunctionExpression | acorn.ArrowFunctionExpression;
+
+/** Compiles a function literal once; the returned maker builds a closure over an environment. */
+export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env: Env) => Fn {
+  const scope = newScope(cx.scope, true);
+  const fcx: Cx = { ...cx, scope, fnScope: scope, inFunction: true, labels: [] };
+  let selfIndex = -1;
+  if (node.type === "FunctionExpression" && node.id) selfIndex = declare(scope, node.id.name, "const").index;
+  for (const p of node.params) for (const n of paramNames(p)) declare(scope, n, "param");
+  if (node.body.type === "BlockStatement") hoist(node.body.body, scope, scope);
+  const params: Binder[] = [];
+  let restParam: Binder | null = null;
+  for (const p of node.params) {
+    if (p.type === "RestElement") restParam = compileTarget(p.argument, fcx, true);
+    else params.push(compileTarget(p, fcx, true));
+  }
+  const code: FunctionCode = {
+    name,
+    scope,
+    params,
+    restParam,
+    body: node.body.type === "BlockStatement" ? compileBody(node.body.body, fcx) : null,
+    exprBody: node.body.type === "BlockStatement" ? null : compileExpr(node.body, fcx),
+    summary: siteEffects(regionEffects(node, true), cx.scope, cx),
+    selfIndex,
+  };
+  return (env: Env): Fn => {
+    const f: Fn = { k: FN, name, label: BOT, closure: { code, env } satisfies Closure };
+    return f;
+  };
+}
+
+function paramNames(p: acorn.Pattern): string[] {
+  const out: string[] = [];
+  const visit = (n: acorn.Pattern): void => {
+    switch (n.type) {
+      case "Identifier":
+        out.push(n.name);
+        break;
+      case "ObjectPattern":
+        for (const q of n.properties) visit(q.type === "RestElement" ? q.argument : q.value);
+        break;
+      case "ArrayPattern":
+        for (const e of n.elements) if (e) visit(e);
+        break;
+      case "RestElement":
+        visit(n.argument);
+        break;
+      case "AssignmentPattern":
+        visit(n.left);
+        break;
+    }
+  };
+  visit(p);
+  return out;
+}
+
+/**
+ * Calls `f` (labelled `fl`) with arguments and their labels. Sets `st.l` to the result's label.
+ * `userMethod` says the callee was found under a name the program may use for its own functions.
+ */
+export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], userMethod = true): Val {
+  if (typeof f !== "object" || f === null || f.k !== FN) return typeError(`${describe(f)} is not a function`, fl);
+  if (fl !== BOT && !underPc(fl)) {
+    // Which function runs was decided by data: the functions not called are unknown.
+    if (f.builtin === undefined || userMethod) taintFloor(fl);
+  }
+  if (f.builtin !== undefined) {
+    const saved = st.spc;
+    if (fl !== BOT && !st.mutants.noBranchPc) {
+      st.spc = join2(saved, fl);
+      syncPc();
+    }
+    try {
+      const v = f.builtin(args, argLs, f.self, f.selfL ?? BOT);
+      st.l = join2(st.l, fl);
+      return v;
+    } finally {
+      if (fl !== BOT) {
+        st.spc = saved;
+        syncPc();
+      }
+    }
+  }
+  return invoke(f.closure as Closure, f, fl, args, argLs);
+}
+
+function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[]): Val {
+  if (st.depth >= st.limits.callDepth) limit(`calls nested deeper than ${st.limits.callDepth}`);
+  step();
+  const code = c.code;
+  const saved = { spc: st.spc, brk: st.brk, ret: st.ret, thr: st.thr };
+  const entry = st.mutants.noBranchPc ? st.pc : join2(st.pc, fl);
+  st.spc = entry;
+  st.brk = st.ret = st.thr = BOT;
+  st.pc = entry;
+  st.depth++;
+  let calleeThr: Label = BOT;
+  try {
+    const env = newEnv(code.scope, c.env, undefined);
+    if (code.selfIndex >= 0) {
+      env.v[code.selfIndex] = f;
+      env.l[code.selfIndex] = BOT;
+    }
+    for (let i = 0; i < code.params.length; i++) code.params[i](env, args[i], argLs[i] ?? BOT);
+    if (code.restParam !== null) {
+      const rest = args.slice(code.params.length);
+      code.restParam(env, { k: 2, items: rest, lbls: argLs.slice(code.params.length), label: BOT }, BOT);
+    }
+    let v: Val;
+    let l: Label;
+    let exit: Label = st.ret;
+    if (code.exprBody !== null) {
+      v = code.exprBody(env);
+      l = join2(st.l, st.pc);
+    } else if ((code.body as Stmt)(env) === RETURN) {
+      v = st.retV;
+      l = st.retL;
+      exit = join2(st.ret, st.retPc);
+    } else {
+      v = undefined;
+      l = st.pc;
+    }
+    if (exit !== BOT && !exit.flowsTo(entry)) upgradeEffects(code.summary, c.env, exit);
+    calleeThr = st.thr;
+    st.l = join2(l, fl);
+    return v;
+  } finally {
+    st.depth--;
+    st.spc = saved.spc;
+    st.brk = saved.brk;
+    st.ret = saved.ret;
+    st.thr = calleeThr === BOT ? saved.thr : join2(saved.thr, calleeThr);
+    const rl = st.l;
+    syncPc();
+    st.l = rl;
+  }
+}

@@ -1,0 +1,322 @@
+/**
+ * Statements. Each handler compiles once to a closure returning its completion
+ * (normal, break, continue, return); exceptions travel as host exceptions of type ProgramThrow.
+ */
+import type * as acorn from "acorn";
+import { enterPc, exitRegion, join2, leavePc, underPc } from "../rules.js";
+import { ProgramThrow, st, step, syncPc } from "../state.js";
+import { BOT, type Val, truthy, strictEq } from "../values.js";
+import { type Cx, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, isInert, stmtHandlers } from "./context.js";
+import { compileFunction } from "./functions.js";
+import { TDZ, compileTarget } from "./patterns.js";
+import { type Env, hoist, newEnv, resolve } from "./scope.js";
+import type { Label } from "../../labels/index.js";
+
+function at(node: acorn.Node): [number, number] {
+  return [node.loc?.start.line ?? 1, (node.loc?.start.column ?? 0) + 1];
+}
+
+/** Compiles a statement list whose declarations are already hoisted into `cx.scope`. */
+export function compileBody(body: acorn.Statement[] | acorn.ModuleDeclaration[], cx: Cx): Stmt {
+  const inits: Array<{ index: number; make: (env: Env) => Val }> = [];
+  for (const s of body as acorn.Statement[]) {
+    if (s.type === "FunctionDeclaration" && s.id) {
+      const r = resolve(cx.scope, s.id.name);
+      if (r !== null && r.hops === 0) inits.push({ index: r.binding.index, make: compileFunction(s, cx, s.id.name) });
+    }
+  }
+  const stmts = (body as acorn.Statement[]).filter((s) => s.type !== "FunctionDeclaration").map((s) => compileStmt(s, cx));
+  const n = stmts.length;
+  return (env) => {
+    for (let i = 0; i < inits.length; i++) {
+      env.v[inits[i].index] = inits[i].make(env);
+      env.l[inits[i].index] = st.pc;
+    }
+    for (let i = 0; i < n; i++) {
+      const r = stmts[i](env);
+      if (r !== NORMAL) return r;
+    }
+    return NORMAL;
+  };
+}
+
+/** A block with its own scope when it declares anything. */
+export function compileBlock(body: acorn.Statement[], cx: Cx): Stmt {
+  const scope = blockScope(cx);
+  hoist(body, scope, cx.fnScope);
+  const inner = compileBody(body, childCx(cx, scope));
+  if (!scope.hasEnv) {
+    scope.hasEnv = false;
+    return inner;
+  }
+  return (env) => inner(newEnv(scope, env, TDZ));
+}
+
+stmtHandlers.BlockStatement = (node: acorn.BlockStatement, cx) => compileBlock(node.body, cx);
+stmtHandlers.EmptyStatement = () => () => NORMAL;
+stmtHandlers.FunctionDeclaration = () => () => NORMAL;
+
+stmtHandlers.ExpressionStatement = (node: acorn.ExpressionStatement, cx) => {
+  const e = compileExpr(node.expression, cx);
+  const [line, column] = at(node);
+  if (cx.inFunction) {
+    return (env) => {
+      st.line = line;
+      st.column = column;
+      step();
+      e(env);
+      return NORMAL;
+    };
+  }
+  return (env) => {
+    st.line = line;
+    st.column = column;
+    step();
+    st.cv = e(env);
+    st.cvl = join2(st.l, st.pc);
+    return NORMAL;
+  };
+};
+
+stmtHandlers.VariableDeclaration = (node: acorn.VariableDeclaration, cx) => {
+  const [line, column] = at(node);
+  const parts = node.declarations.map((d) => ({
+    bind: compileTarget(d.id, cx, true),
+    init: d.init ? compileExpr(d.init, cx) : null,
+    name: d.init && d.id.type === "Identifier" ? d.id.name : "",
+  }));
+  const isVar = node.kind === "var";
+  return (env) => {
+    st.line = line;
+    st.column = column;
+    step();
+    for (const p of parts) {
+      if (p.init === null) {
+        if (!isVar) p.bind(env, undefined, BOT);
+        continue;
+      }
+      const v = p.init(env);
+      p.bind(env, v, st.l);
+    }
+    return NORMAL;
+  };
+};
+
+stmtHandlers.IfStatement = (node: acorn.IfStatement, cx) => {
+  const test = compileExpr(node.test, cx);
+  const cons = compileStmt(node.consequent, cx);
+  const alt = node.alternate ? compileStmt(node.alternate, cx) : null;
+  const fx = effectsOf(cx, node.consequent, node.alternate);
+  const inert = isInert(fx);
+  const topLevel = !cx.inFunction;
+  const [line, column] = at(node);
+  return (env) => {
+    st.line = line;
+    st.column = column;
+    step();
+    const c = test(env);
+    const cl = st.l;
+    if (topLevel) (st.cv = undefined), (st.cvl = cl);
+    if (cl === BOT || underPc(cl)) return truthy(c) ? cons(env) : alt !== null ? alt(env) : NORMAL;
+    const saved = enterPc(cl);
+    try {
+      return truthy(c) ? cons(env) : alt !== null ? alt(env) : NORMAL;
+    } finally {
+      if (!inert) exitRegion(fx, env, cl);
+      leavePc(saved);
+    }
+  };
+};
+
+stmtHandlers.ReturnStatement = (node: acorn.ReturnStatement, cx) => {
+  const arg = node.argument ? compileExpr(node.argument, cx) : null;
+  const [line, column] = at(node);
+  return (env) => {
+    st.line = line;
+    st.column = column;
+    step();
+    const v = arg === null ? undefined : arg(env);
+    st.retV = v;
+    st.retL = join2(arg === null ? BOT : st.l, st.pc);
+    st.retPc = st.pc;
+    return RETURN;
+  };
+};
+
+stmtHandlers.ThrowStatement = (node: acorn.ThrowStatement, cx) => {
+  const arg = compileExpr(node.argument, cx);
+  const [line, column] = at(node);
+  return (env) => {
+    st.line = line;
+    st.column = column;
+    step();
+    const v = arg(env);
+    throw new ProgramThrow(v, join2(st.l, st.pc), line, column);
+  };
+};
+
+function jumpStatement(kind: typeof BREAK | typeof CONTINUE) {
+  return (node: acorn.BreakStatement | acorn.ContinueStatement) => {
+    const label = node.label ? node.label.name : null;
+    return () => {
+      step();
+      st.jump = label;
+      st.retPc = st.pc;
+      return kind;
+    };
+  };
+}
+stmtHandlers.BreakStatement = jumpStatement(BREAK);
+stmtHandlers.ContinueStatement = jumpStatement(CONTINUE);
+
+stmtHandlers.LabeledStatement = (node: acorn.LabeledStatement, cx) => {
+  const name = node.label.name;
+  const body = compileStmt(node.body, { ...cx, labels: [...cx.labels, name] });
+  // A labelled block (not a loop) ends on `break name`.
+  return (env) => {
+    const r = body(env);
+    if (r === BREAK && st.jump === name) {
+      st.jump = null;
+      return NORMAL;
+    }
+    return r;
+  };
+};
+
+stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
+  const block = compileBlock(node.block.body, cx);
+  const handler = node.handler;
+  let bindParam: ((env: Env, v: Val, l: Label) => void) | null = null;
+  let handlerBody: Stmt | null = null;
+  let handlerScopeEnv: ((env: Env) => Env) | null = null;
+  if (handler) {
+    const scope = blockScope(cx);
+    const hcx = childCx(cx, scope);
+    if (handler.param) {
+      for (const n of paramNamesOf(handler.param)) scope.bindings.has(n) || declareCatch(scope, n);
+      bindParam = compileTarget(handler.param, hcx, true);
+    }
+    handlerBody = compileBlock(handler.body.body, hcx);
+    handlerScopeEnv = scope.hasEnv ? (env) => newEnv(scope, env, undefined) : (env) => env;
+  }
+  const finalizer = node.finalizer ? compileBlock(node.finalizer.body, cx) : null;
+  const fx = effectsOf(cx, node.block, node.handler);
+  const topLevel = !cx.inFunction;
+  return (env) => {
+    if (topLevel) (st.cv = undefined), (st.cvl = st.pc);
+    let completion = NORMAL;
+    let pending: ProgramThrow | null = null;
+    const savedThr = st.thr;
+    st.thr = BOT;
+    st.tryDepth++;
+    let thrown: ProgramThrow | null = null;
+    try {
+      completion = block(env);
+    } catch (e) {
+      if (!(e instanceof ProgramThrow)) {
+        st.tryDepth--;
+        throw e;
+      }
+      thrown = e;
+    }
+    st.tryDepth--;
+    const decided = join2(st.thr, thrown?.label ?? BOT);
+    st.thr = savedThr;
+    syncPc();
+    if (thrown !== null) {
+      if (handlerBody === null) pending = thrown;
+      else {
+        const saved = enterPc(decided);
+        try {
+          const henv = (handlerScopeEnv as (env: Env) => Env)(env);
+          bindParam?.(henv, thrown.value, join2(thrown.label, decided));
+          completion = handlerBody(henv);
+        } catch (e) {
+          if (!(e instanceof ProgramThrow)) throw e;
+          pending = e;
+        } finally {
+          leavePc(saved);
+        }
+      }
+    }
+    if (decided !== BOT && !underPc(decided)) exitRegion(fx, env, decided);
+    if (finalizer !== null) {
+      const r = finalizer(env);
+      if (r !== NORMAL) return r;
+    }
+    if (pending !== null) throw pending;
+    return completion;
+  };
+};
+
+function paramNamesOf(p: acorn.Pattern): string[] {
+  if (p.type === "Identifier") return [p.name];
+  const out: string[] = [];
+  const visit = (n: acorn.Pattern): void => {
+    if (n.type === "Identifier") out.push(n.name);
+    else if (n.type === "ObjectPattern") for (const q of n.properties) visit(q.type === "RestElement" ? q.argument : q.value);
+    else if (n.type === "ArrayPattern") for (const e of n.elements) e && visit(e);
+    else if (n.type === "RestElement") visit(n.argument);
+    else if (n.type === "AssignmentPattern") visit(n.left);
+  };
+  visit(p);
+  return out;
+}
+
+function declareCatch(scope: ReturnType<typeof blockScope>, name: string): void {
+  scope.bindings.set(name, { name, kind: "catch", scope, index: scope.bindings.size, reassigned: false });
+  scope.hasEnv = true;
+}
+
+stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
+  const disc = compileExpr(node.discriminant, cx);
+  const scope = blockScope(cx);
+  const all = node.cases.flatMap((c) => c.consequent);
+  hoist(all, scope, cx.fnScope);
+  const scx = childCx(cx, scope);
+  const tests = node.cases.map((c) => (c.test ? compileExpr(c.test, scx) : null));
+  const bodies = node.cases.map((c) => compileBody(c.consequent, scx));
+  const defaultIndex = node.cases.findIndex((c) => c.test === null);
+  const fx = effectsOf(cx, ...node.cases);
+  const inert = isInert(fx);
+  const topLevel = !cx.inFunction;
+  return (env) => {
+    step();
+    const senv = scope.hasEnv ? newEnv(scope, env, TDZ) : env;
+    const d = disc(senv);
+    let decided: Label = st.l;
+    let start = -1;
+    for (let i = 0; i < tests.length && start < 0; i++) {
+      const t = tests[i];
+      if (t === null) continue;
+      const v = t(senv);
+      decided = join2(decided, st.l);
+      if (strictEq(d, v)) start = i;
+    }
+    if (start < 0) start = defaultIndex;
+    if (topLevel) (st.cv = undefined), (st.cvl = decided);
+    const guarded = decided !== BOT && !underPc(decided);
+    const savedBrk = st.brk;
+    const saved = guarded ? enterPc(decided) : st.spc;
+    try {
+      if (start < 0) return NORMAL;
+      for (let i = start; i < bodies.length; i++) {
+        const r = bodies[i](senv);
+        if (r === BREAK && st.jump === null) return NORMAL;
+        if (r !== NORMAL) return r;
+      }
+      return NORMAL;
+    } finally {
+      const exit = join2(decided, st.brk);
+      st.brk = fx.breaks ? join2(savedBrk, st.brk) : savedBrk;
+      if (guarded || exit !== BOT) {
+        if (!inert && !underPcOf(exit, saved)) exitRegion(fx, env, exit);
+        leavePc(saved);
+      } else syncPc();
+    }
+  };
+};
+
+function underPcOf(l: Label, spc: Label): boolean {
+  return l === BOT || l.flowsTo(join2(spc, join2(st.brk, join2(st.ret, st.thr))));
+}

@@ -1,0 +1,164 @@
+/**
+ * Property access. There are no prototypes: an object's own properties are all it has, and
+ * methods of arrays, strings, numbers, dates and regular expressions come from fixed tables of
+ * builtins, so no program can reach or change a host object.
+ */
+import type { Label } from "../labels/index.js";
+import { arrayMethods } from "./builtins/array.js";
+import { stringMethods } from "./builtins/string.js";
+import { numberMethods } from "./builtins/number.js";
+import { dateMethods } from "./builtins/date.js";
+import { regexpMethods } from "./builtins/regexp.js";
+import { typeError } from "./errors.js";
+import { join2, mayThrowOn, readElem, readSlot, reshape, writeElem, writeSlot, writeThrough } from "./rules.js";
+import { checkArrayLength, st } from "./state.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinImpl, type Fn, type Val, describe, isRef, toKey } from "./values.js";
+
+const INDEX = /^(?:0|[1-9]\d*)$/;
+
+/** A builtin method bound to its receiver. */
+export function bind(name: string, impl: BuiltinImpl & { mutates?: "self"; callsArgs?: boolean }, self: Val, selfL: Label): Fn {
+  return { k: FN, name, label: selfL, builtin: impl, self, selfL, mutates: impl.mutates, callsArgs: impl.callsArgs };
+}
+
+/** The builtin method table for a receiver, if any. */
+export function methodTable(v: Val): Map<string, BuiltinImpl> | undefined {
+  switch (typeof v) {
+    case "string":
+      return stringMethods;
+    case "number":
+      return numberMethods;
+    case "object":
+      if (v === null) return undefined;
+      if (v.k === ARR) return arrayMethods;
+      if (v.k === DATE) return dateMethods;
+      if (v.k === RE) return regexpMethods;
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A builtin method or static found without side effects (for the branch-not-taken rule). */
+export function methodOf(v: Val, key: string): Val {
+  if (isRef(v) && v.k === FN) return v.statics?.get(key);
+  const impl = methodTable(v)?.get(key);
+  return impl === undefined ? undefined : bind(key, impl, v, BOT);
+}
+
+/** `obj[key]`, with `objL` the reference's label and `keyL` the key's. Sets `st.l`. */
+export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
+  mayThrowOn(objL);
+  if (typeof obj === "object" && obj !== null) {
+    if (obj.k === ARR) {
+      if (typeof key === "number" && Number.isInteger(key) && key >= 0) return readElem(obj, key, objL, keyL);
+      const k = toKey(key);
+      if (INDEX.test(k)) return readElem(obj, Number(k), objL, keyL);
+      if (k === "length") return (st.l = join2(join2(objL, keyL), obj.label)), obj.items.length;
+      return method(arrayMethods, k, obj, objL, keyL);
+    }
+    if (obj.k === OBJ) return readSlot(obj, toKey(key), objL, keyL);
+    if (obj.k === FN) {
+      const k = toKey(key);
+      st.l = join2(objL, keyL);
+      if (k === "name") return obj.name;
+      return obj.statics?.get(k);
+    }
+    if (obj.k === RE) {
+      const k = toKey(key);
+      if (k === "source" || k === "flags" || k === "lastIndex" || k === "global") {
+        st.l = join2(join2(objL, keyL), obj.label);
+        return k === "global" ? obj.flags.includes("g") : obj[k];
+      }
+    }
+    return method(methodTable(obj) ?? new Map(), toKey(key), obj, objL, keyL);
+  }
+  if (typeof obj === "string") {
+    if (typeof key === "number") return (st.l = join2(objL, keyL)), obj[key];
+    const k = toKey(key);
+    if (k === "length") return (st.l = join2(objL, keyL)), obj.length;
+    if (INDEX.test(k)) return (st.l = join2(objL, keyL)), obj[Number(k)];
+    return method(stringMethods, k, obj, objL, keyL);
+  }
+  if (obj === null || obj === undefined) {
+    return typeError(`Cannot read properties of ${obj} (reading '${toKey(key)}')`, join2(objL, keyL));
+  }
+  return method(methodTable(obj) ?? new Map(), toKey(key), obj, objL, keyL);
+}
+
+function method(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Label, keyL: Label): Val {
+  const impl = table.get(k);
+  st.l = join2(objL, keyL);
+  return impl === undefined ? undefined : bind(k, impl, obj, st.l);
+}
+
+/** `obj[key] = v`. */
+export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, vl: Label): void {
+  mayThrowOn(objL);
+  if (typeof obj !== "object" || obj === null) {
+    typeError(`Cannot set properties of ${describe(obj)} (setting '${toKey(key)}')`, join2(objL, keyL));
+  }
+  writeThrough(objL);
+  if (obj.k === OBJ) return writeSlot(obj, toKey(key), v, vl, keyL);
+  if (obj.k === ARR) {
+    const i = typeof key === "number" ? key : INDEX.test(toKey(key)) ? Number(toKey(key)) : NaN;
+    if (Number.isInteger(i) && i >= 0) {
+      checkArrayLength(i + 1);
+      return writeElem(obj, i, v, vl, keyL);
+    }
+    if (toKey(key) === "length" && typeof v === "number" && Number.isInteger(v) && v >= 0) {
+      checkArrayLength(v);
+      reshape(obj, join2(vl, keyL));
+      if (v < obj.items.length) {
+        obj.items.length = v;
+        if (obj.lbls !== null) obj.lbls.length = v;
+      } else while (obj.items.length < v) (obj.items.push(undefined), obj.lbls?.push(BOT));
+      return;
+    }
+    return typeError(`Cannot set property '${toKey(key)}' of an array; use an index or push()`, join2(objL, keyL));
+  }
+  if (obj.k === RE && toKey(key) === "lastIndex") {
+    obj.lastIndex = Number(v);
+    return;
+  }
+  typeError(`Cannot set properties of ${describe(obj)}`, join2(objL, keyL));
+}
+
+/** `delete obj[key]`. */
+export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): boolean {
+  mayThrowOn(objL);
+  if (typeof obj !== "object" || obj === null) return typeError(`Cannot delete properties of ${describe(obj)}`, join2(objL, keyL));
+  writeThrough(objL);
+  if (obj.k === OBJ) {
+    const had = obj.props.delete(toKey(key));
+    reshape(obj, keyL);
+    return had;
+  }
+  if (obj.k === ARR) {
+    const k = toKey(key);
+    if (INDEX.test(k) && Number(k) < obj.items.length) {
+      obj.items[Number(k)] = undefined;
+      reshape(obj, keyL);
+    }
+    return true;
+  }
+  return true;
+}
+
+/** `key in obj`. Sets `st.l`. */
+export function hasMember(key: Val, keyL: Label, obj: Val, objL: Label): boolean {
+  mayThrowOn(objL);
+  if (typeof obj !== "object" || obj === null) return typeError(`Cannot use 'in' to search for '${toKey(key)}' in ${describe(obj)}`, objL);
+  const k = toKey(key);
+  const base = join2(objL, keyL);
+  if (obj.k === OBJ) {
+    st.l = join2(join2(base, obj.label), obj.shape);
+    return obj.props.has(k);
+  }
+  if (obj.k === ARR) {
+    st.l = join2(base, obj.label);
+    return (INDEX.test(k) && Number(k) < obj.items.length) || k === "length" || arrayMethods.has(k);
+  }
+  st.l = base;
+  return methodTable(obj)?.has(k) ?? false;
+}

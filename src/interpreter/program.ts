@@ -1,0 +1,170 @@
+/**
+ * Compile a program once, run it many times. A run is synchronous; when it needs the host (a
+ * tool call, a quarantined-model query) and the answer is not yet in its record, it stops with
+ * the request, the host answers, and the run starts again from the top, replaying every
+ * recorded answer. The language has no clock and a seeded Math.random, so a replay takes the
+ * same path and no tool is called twice.
+ */
+import type * as acorn from "acorn";
+import type { Label } from "../labels/index.js";
+import { parseProgram } from "../language/parse.js";
+import { checkProgram } from "../language/check.js";
+import { ProgramError } from "../language/errors.js";
+import { userMethodNames } from "../language/effects.js";
+import "./compile/statements.js";
+import "./compile/loops.js";
+import "./compile/expressions.js";
+import "./compile/calls.js";
+import { type Cx, type Stmt } from "./compile/context.js";
+import { compileBody } from "./compile/statements.js";
+import { TDZ } from "./compile/patterns.js";
+import { hoist, newEnv, newScope } from "./compile/scope.js";
+import { builtinGlobals } from "./builtins/globals.js";
+import { methodOf } from "./members.js";
+import { setMethodLookup, join2, deepLabel } from "./rules.js";
+import { toInternal, toPlain, type LabelledPath } from "./convert.js";
+import { throwError } from "./errors.js";
+import { Blocked, LimitExceeded, ProgramThrow, type Mutants, type ResolvedLimits, resetState, st } from "./state.js";
+import { BOT, FN, type Fn, type Val, toStr, describe, isRef, OBJ } from "./values.js";
+
+setMethodLookup(methodOf);
+
+/** A request to the host, made by a program calling a host function. */
+export interface HostRequest {
+  /** The host function's name: a tool or `query_ai_assistant`. */
+  name: string;
+  /** Arguments as plain data. */
+  args: unknown[];
+  /** Labels of every path of every argument (`"0.to"` is argument 0's `to`). */
+  parts: LabelledPath[][];
+  /** Joined label of each argument, contents included. */
+  argLabels: Label[];
+  /** The label of the control flow that led here, the floor included. */
+  context: Label;
+}
+
+/** The host's answer to a request, as recorded for replay. */
+export type HostOutcome =
+  | { kind: "value"; value: unknown; label: Label }
+  | { kind: "error"; cls: string; message: string; label: Label }
+  | { kind: "blocked"; reason: string };
+
+/** Thrown out of a run that needs the host; not catchable by the program. */
+export class Suspend {
+  constructor(readonly request: HostRequest) {}
+}
+
+/** The result of one synchronous execution. */
+export type Execution =
+  | { kind: "completed"; value: unknown; label: Label; steps: number; logs: string[] }
+  | { kind: "suspended"; request: HostRequest; steps: number }
+  | { kind: "threw"; message: string; label: Label; line?: number; column?: number; steps: number; logs: string[] }
+  | { kind: "limit"; message: string; steps: number; logs: string[] }
+  | { kind: "blocked"; reason: string; steps: number; logs: string[] };
+
+/** A compiled program. */
+export interface CompiledProgram {
+  /** Runs once against a record of host answers. */
+  execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants): Execution;
+}
+
+let hostIndex = 0;
+let hostRecord: HostOutcome[] = [];
+
+/** Builds the function value a program calls for a host function. */
+function hostFunction(name: string): Fn {
+  return {
+    k: FN,
+    name,
+    label: BOT,
+    builtin: (args, argLs) => callHost(name, args, argLs),
+  };
+}
+
+function callHost(name: string, args: Val[], argLs: Label[]): Val {
+  if (hostIndex >= st.limits.hostCalls) throw new LimitExceeded(`the program made more than ${st.limits.hostCalls} tool calls and queries`);
+  const context = join2(st.pc, st.floor);
+  const parts: LabelledPath[][] = [];
+  const plain = args.map((a, i) => {
+    const out: LabelledPath[] = [];
+    const p = toPlain(a, argLs[i] ?? BOT, "", out);
+    parts.push(out.map((x) => ({ path: x.path, label: join2(x.label, st.floor) })));
+    return p;
+  });
+  const argLabels = args.map((a, i) => join2(join2(argLs[i] ?? BOT, deepLabel(a)), st.floor));
+  const outcome = hostRecord[hostIndex];
+  if (outcome === undefined) throw new Suspend({ name, args: plain, parts, argLabels, context });
+  hostIndex++;
+  // What a call returns depends on its arguments and on the flow that made it.
+  const inputs = argLabels.reduce(join2, context);
+  switch (outcome.kind) {
+    case "blocked":
+      throw new Blocked(outcome.reason);
+    case "error":
+      return throwError(outcome.cls, outcome.message, join2(outcome.label, inputs));
+    case "value": {
+      const { v, l } = toInternal(outcome.value, st.mutants.toolResultUnlabeled ? BOT : join2(outcome.label, inputs));
+      st.l = l;
+      return v;
+    }
+  }
+}
+
+/** Options of {@link compileProgram}. */
+export interface CompileOptions {
+  /** Names of host functions (tools and `query_ai_assistant`). */
+  hostFunctions: readonly string[];
+}
+
+/** Parses, checks and compiles a program. Throws {@link ProgramError} for a bad program. */
+export function compileProgram(source: string, options: CompileOptions): CompiledProgram {
+  const ast = parseProgram(source);
+  checkProgram(ast);
+  const values = builtinGlobals();
+  for (const name of options.hostFunctions) values.set(name, hostFunction(name));
+  const scope = newScope(null, true);
+  const cx: Cx = { scope, fnScope: scope, globals: { values }, inFunction: false, labels: [], userMethods: userMethodNames(ast) };
+  hoist(ast.body as acorn.Statement[], scope, scope);
+  let body: Stmt;
+  try {
+    body = compileBody(ast.body as acorn.Statement[], cx);
+  } catch (err) {
+    if (err instanceof RangeError) throw new ProgramError("unsupported", "the program nests too deeply; split it into smaller functions", 1, 1);
+    throw err;
+  }
+  return {
+    execute(record, limits, mutants = {}) {
+      resetState(limits, mutants);
+      hostIndex = 0;
+      hostRecord = record;
+      try {
+        body(newEnv(scope, null, TDZ));
+        const label = join2(join2(st.cvl, deepLabel(st.cv)), st.floor);
+        return { kind: "completed", value: toPlain(st.cv, BOT), label, steps: st.steps, logs: st.logs };
+      } catch (err) {
+        return outcomeOf(err);
+      } finally {
+        hostRecord = [];
+      }
+    },
+  };
+}
+
+function outcomeOf(err: unknown): Execution {
+  const base = { steps: st.steps, logs: st.logs };
+  if (err instanceof Suspend) return { kind: "suspended", request: err.request, steps: st.steps };
+  if (err instanceof ProgramThrow) {
+    const message = describeThrown(err.value);
+    return { kind: "threw", message, label: join2(join2(err.label, deepLabel(err.value)), st.floor), line: err.line, column: err.column, ...base };
+  }
+  if (err instanceof LimitExceeded) return { kind: "limit", message: err.message, ...base };
+  if (err instanceof Blocked) return { kind: "blocked", reason: err.reason, ...base };
+  if (err instanceof RangeError) return { kind: "limit", message: "the program recursed too deeply for the host stack", ...base };
+  throw err;
+}
+
+function describeThrown(v: Val): string {
+  if (isRef(v) && v.k === OBJ && v.cls !== undefined) return toStr(v);
+  if (typeof v === "string") return v;
+  return `uncaught ${describe(v)}`;
+}

@@ -1,0 +1,315 @@
+/**
+ * The label rules, in one place. Every compiled construct calls into this file for the label
+ * of what it produces and for the implicit flows it opens and closes; auditing the
+ * interpreter's security means auditing this file and the call sites that name its rules.
+ *
+ * Summary of the rules:
+ * - Operations: the result joins the labels of all inputs ({@link join2}).
+ * - Assignment: the stored label is the value's label joined with the pc ({@link stored}).
+ * - Reads: a part's label joins the reference's label, the container's label and the key's
+ *   label ({@link readSlot}, {@link readElem}).
+ * - Writes: a part written under a pc or through a labelled key or reference carries them, and
+ *   a write through a labelled reference taints every later sink, since the other objects it
+ *   might have written are unknown ({@link writeSlot}).
+ * - Decisions (branches, loops, short circuits, callbacks, catch): code under them runs with
+ *   the pc raised; on exit, everything the region could have written is upgraded with the
+ *   decision's label, also when it did not run ({@link exitRegion}); jumps out of the region
+ *   raise the pc of what follows until their target ends.
+ * - Exceptions: inside a try, every operation whose success depends on labelled data raises
+ *   the pc of the rest of the try block and of the catch ({@link mayThrowOn}).
+ */
+import type { Label } from "../labels/index.js";
+import type { Env } from "./compile/scope.js";
+import { hop } from "./compile/scope.js";
+import { st, syncPc } from "./state.js";
+import { ARR, BOT, FN, OBJ, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
+
+/** Joins two labels. */
+export function join2(a: Label, b: Label): Label {
+  return a === b || b === BOT ? a : a === BOT ? b : a.join(b);
+}
+
+/** True when `l` adds nothing to the current pc (so no implicit-flow bookkeeping is needed). */
+export function underPc(l: Label): boolean {
+  return l === BOT || l === st.pc || l.flowsTo(st.pc);
+}
+
+/** The label a variable or part gets when a value labelled `l` is stored in it now. */
+export function stored(l: Label): Label {
+  return st.mutants.noPcOnAssign ? l : join2(l, st.pc);
+}
+
+/** Raises the floor: every later sink call and the run's value carry `l`. */
+export function taintFloor(l: Label): void {
+  st.floor = join2(st.floor, l);
+}
+
+/** Inside a try block, an operation that fails or not depending on `l` decides what runs next. */
+export function mayThrowOn(l: Label): void {
+  if (st.tryDepth > 0 && l !== BOT && !st.mutants.noThrowPc) {
+    st.thr = join2(st.thr, l);
+    syncPc();
+  }
+}
+
+/** Reads property `key` of object `o` reached through a reference labelled `refL` with a key labelled `keyL`. */
+export function readSlot(o: Obj, key: string, refL: Label, keyL: Label): Val {
+  const slot = o.props.get(key);
+  const base = st.mutants.noContainerLabel ? join2(refL, keyL) : join2(join2(refL, keyL), o.label);
+  if (slot === undefined) {
+    st.l = join2(base, o.shape);
+    return undefined;
+  }
+  st.l = join2(base, slot.l);
+  return slot.v;
+}
+
+/** Reads element `i` of array `a`. */
+export function readElem(a: Arr, i: number, refL: Label, keyL: Label): Val {
+  const base = st.mutants.noContainerLabel ? join2(refL, keyL) : join2(join2(refL, keyL), a.label);
+  st.l = join2(base, elemLabel(a, i));
+  return a.items[i];
+}
+
+/** A write through a reference labelled `refL`: the other objects it might have reached are unknown. */
+export function writeThrough(refL: Label): void {
+  if (refL !== BOT && !st.mutants.noAliasFloor) taintFloor(refL);
+}
+
+/** Writes `key` of `o` with a value labelled `vl`, through a key labelled `keyL`. */
+export function writeSlot(o: Obj, key: string, v: Val, vl: Label, keyL: Label): void {
+  const l = join2(stored(vl), keyL);
+  const slot = o.props.get(key);
+  if (slot === undefined) {
+    o.props.set(key, { v, l });
+    o.shape = join2(o.shape, join2(st.pc, keyL));
+  } else {
+    slot.v = v;
+    slot.l = l;
+  }
+  if (keyL !== BOT) o.label = join2(o.label, keyL);
+}
+
+/** Writes element `i` of `a`. */
+export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): void {
+  if (i >= a.items.length) {
+    for (let j = a.items.length; j < i; j++) a.items.push(undefined);
+    a.items.push(v);
+    a.label = join2(a.label, join2(st.pc, keyL));
+    if (a.lbls !== null) while (a.lbls.length < a.items.length) a.lbls.push(BOT);
+  } else a.items[i] = v;
+  setElemLabel(a, i, join2(stored(vl), keyL));
+  if (keyL !== BOT) a.label = join2(a.label, keyL);
+}
+
+/** A change to a container's structure (push, pop, sort, delete, …) under the current pc. */
+export function reshape(o: Obj | Arr, extra: Label = BOT): void {
+  const l = join2(st.pc, extra);
+  if (l === BOT) return;
+  if (o.k === OBJ) o.shape = join2(o.shape, l);
+  o.label = join2(o.label, l);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The branch not taken
+
+/** A compiled access path: a variable (or builtin) followed by static property names. */
+export interface SitePath {
+  root: { hops: number; index: number } | { value: Val };
+  keys: string[];
+}
+
+/** What a region may change, resolved against the environment where its decision is made. */
+export interface SiteEffects {
+  vars: Array<{ hops: number; index: number }>;
+  heap: Array<{ path: SitePath; key: string | null }>;
+  /** Calls: the callee's path (null: a builtin method of a local, only its arguments matter). */
+  calls: Array<{ callee: SitePath | null; args: Array<SitePath | "inert" | "opaque"> }>;
+  unknown: boolean;
+  breaks: boolean;
+  returns: boolean;
+  mayThrow: boolean;
+}
+
+/** A closure's summary and the environment it was created in. */
+export interface ClosureEffects {
+  summary: SiteEffects;
+  env: Env;
+}
+
+/** Evaluates a path without side effects; sets `st.l` to the reference's label. Undefined when it fails. */
+function evalPath(p: SitePath, env: Env): Val {
+  let v: Val;
+  let l: Label;
+  if ("value" in p.root) {
+    v = p.root.value;
+    l = BOT;
+  } else {
+    const e = hop(env, p.root.hops);
+    v = e.v[p.root.index];
+    l = e.l[p.root.index] ?? BOT;
+  }
+  for (const key of p.keys) {
+    if (!isRef(v)) return (st.l = l), undefined;
+    if (v.k === OBJ && v.props.has(key)) {
+      const slot = v.props.get(key) as { v: Val; l: Label };
+      l = join2(join2(l, v.label), slot.l);
+      v = slot.v;
+    } else if (v.k === ARR && /^\d+$/.test(key)) {
+      const i = Number(key);
+      l = join2(join2(l, v.label), elemLabel(v, i));
+      v = v.items[i];
+    } else v = methodOf(v, key);
+  }
+  st.l = l;
+  return v;
+}
+
+function upgradeObject(target: Val, key: string | null, l: Label): void {
+  if (!isRef(target)) return;
+  if (target.k === OBJ) {
+    const slot = key === null ? undefined : target.props.get(key);
+    if (slot !== undefined) slot.l = join2(slot.l, l);
+    else if (key !== null) target.shape = join2(target.shape, l);
+    else {
+      target.label = join2(target.label, l);
+      target.shape = join2(target.shape, l);
+    }
+  } else if (target.k === ARR) {
+    if (key !== null && /^\d+$/.test(key) && Number(key) < target.items.length) setElemLabel(target, Number(key), join2(elemLabel(target, Number(key)), l));
+    else target.label = join2(target.label, l);
+  }
+}
+
+/** Looks up a builtin method or static (`arr.push`, `Object.assign`) without side effects. */
+let methodOf: (v: Val, key: string) => Val = () => undefined;
+export function setMethodLookup(fn: (v: Val, key: string) => Val): void {
+  methodOf = fn;
+}
+
+/** Resolves a function value to the effects it may have, for the upgrade of a call not made. */
+export type ClosureEffectsOf = (f: Fn) => ClosureEffects | undefined;
+let effectsOfClosure: ClosureEffectsOf = () => undefined;
+export function setClosureEffects(fn: ClosureEffectsOf): void {
+  effectsOfClosure = fn;
+}
+
+/** Upgrades what a function value may write with `l`: a callback whose calls were decided by `l`. */
+export function upgradeCallee(f: Val, l: Label): void {
+  if (!isRef(f) || f.k !== FN || f.builtin !== undefined || l === BOT || underPc(l)) return;
+  const c = effectsOfClosure(f);
+  if (c === undefined) taintFloor(l);
+  else upgradeEffects(c.summary, c.env, l);
+}
+
+/** Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run). */
+export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<SiteEffects> = new Set()): void {
+  if (seen.has(fx)) return;
+  seen.add(fx);
+  if (fx.unknown) taintFloor(l);
+  for (const { hops, index } of fx.vars) {
+    const e = hop(env, hops);
+    e.l[index] = join2(e.l[index] ?? BOT, l);
+  }
+  if (st.mutants.noHeapUpgrade) return;
+  for (const { path, key } of fx.heap) {
+    const target = evalPath(path, env);
+    if (st.l !== BOT) taintFloor(join2(l, st.l));
+    upgradeObject(target, key, l);
+  }
+  for (const { callee, args } of fx.calls) {
+    if (callee === null) {
+      upgradeArgs(args, env, l, seen);
+      continue;
+    }
+    const f = evalPath(callee, env);
+    const calleeL = st.l;
+    if (!isRef(f) || f.k !== FN) continue;
+    if (calleeL !== BOT) taintFloor(join2(l, calleeL));
+    if (f.builtin === undefined) {
+      const c = effectsOfClosure(f);
+      if (c === undefined) taintFloor(l);
+      else upgradeEffects(c.summary, c.env, l, seen);
+      continue;
+    }
+    if (f.mutates === "self") {
+      if (f.selfL !== undefined && f.selfL !== BOT) taintFloor(join2(l, f.selfL));
+      upgradeObject(f.self, null, l);
+    } else if (f.mutates === "arg0") {
+      const first = args[0];
+      if (first === undefined || first === "opaque") taintFloor(l);
+      else if (first !== "inert") {
+        const target = evalPath(first, env);
+        if (st.l !== BOT) taintFloor(join2(l, st.l));
+        upgradeObject(target, null, l);
+      }
+    }
+    if (f.callsArgs) upgradeArgs(args, env, l, seen);
+  }
+}
+
+/** The closures passed to a builtin that calls them may run: upgrade their effects too. */
+function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: Label, seen: Set<SiteEffects>): void {
+  for (const a of args) {
+    if (a === "inert") continue;
+    if (a === "opaque") {
+      taintFloor(l);
+      continue;
+    }
+    const f = evalPath(a, env);
+    if (!isRef(f) || f.k !== FN || f.builtin !== undefined) continue;
+    if (st.l !== BOT) taintFloor(join2(l, st.l));
+    const c = effectsOfClosure(f);
+    if (c === undefined) taintFloor(l);
+    else upgradeEffects(c.summary, c.env, l, seen);
+  }
+}
+
+/**
+ * Leaves a region whose running was decided by `l`: upgrades what it may write, and lets
+ * jumps it may take raise the pc of what follows until their target ends.
+ */
+export function exitRegion(fx: SiteEffects, env: Env, l: Label): void {
+  if (st.mutants.noUntakenUpgrade) return;
+  upgradeEffects(fx, env, l);
+  let changed = false;
+  if (fx.breaks && !st.mutants.noJumpPc) (st.brk = join2(st.brk, l)), (changed = true);
+  if (fx.returns && !st.mutants.noJumpPc) (st.ret = join2(st.ret, l)), (changed = true);
+  if (fx.mayThrow && st.tryDepth > 0 && !st.mutants.noThrowPc) (st.thr = join2(st.thr, l)), (changed = true);
+  if (changed) syncPc();
+}
+
+/** Raises the structured pc by `l`, returning the previous value to restore with {@link leavePc}. */
+export function enterPc(l: Label): Label {
+  const saved = st.spc;
+  if (!st.mutants.noBranchPc) {
+    st.spc = join2(saved, l);
+    syncPc();
+  }
+  return saved;
+}
+
+export function leavePc(saved: Label): void {
+  st.spc = saved;
+  syncPc();
+}
+
+/** The label of a container's whole content, everything nested included. */
+export function deepLabel(v: Val, seen: Set<Val> = new Set()): Label {
+  if (!isRef(v) || seen.has(v)) return BOT;
+  seen.add(v);
+  let l: Label = v.label;
+  if (v.k === OBJ) {
+    l = join2(l, v.shape);
+    for (const slot of v.props.values()) l = join2(join2(l, slot.l), deepLabel(slot.v, seen));
+  } else if (v.k === ARR) {
+    if (v.lbls !== null) for (const x of v.lbls) l = join2(l, x ?? BOT);
+    for (const x of v.items) if (isRef(x)) l = join2(l, deepLabel(x, seen));
+  }
+  return l;
+}
+
+/** A value's label including its contents: what string conversion of it depends on. */
+export function withContents(v: Val, l: Label): Label {
+  return isRef(v) && !st.mutants.noDeepLabel ? join2(l, deepLabel(v)) : l;
+}

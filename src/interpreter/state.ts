@@ -1,0 +1,162 @@
+/**
+ * The state of the one execution in progress. Execution is synchronous and never re-entered,
+ * so a single mutable record serves every compiled closure without threading it through calls.
+ */
+import type { Label } from "../labels/index.js";
+import { BOT, type Val } from "./values.js";
+
+/** The limits an execution enforces, all required. */
+export interface ResolvedLimits {
+  steps: number;
+  timeMs: number;
+  memoryBytes: number;
+  stringLength: number;
+  arrayLength: number;
+  callDepth: number;
+  hostCalls: number;
+}
+
+export const DEFAULT_LIMITS: ResolvedLimits = {
+  steps: 20_000_000,
+  timeMs: 10_000,
+  memoryBytes: 256 * 1024 * 1024,
+  stringLength: 16 * 1024 * 1024,
+  arrayLength: 4 * 1024 * 1024,
+  callDepth: 200,
+  hostCalls: 10_000,
+};
+
+/** Switches that break one label rule on purpose, for the planted-leak (mutant) suite only. */
+export interface Mutants {
+  [name: string]: boolean | undefined;
+}
+
+export interface ExecState {
+  /** Label register: the label of the value the last expression produced. */
+  l: Label;
+  /** Effective program counter: what decided that the current code runs. */
+  pc: Label;
+  /** The structured part of the pc: enclosing branches, loops, callbacks, catch. */
+  spc: Label;
+  /** Breaks and continues that did or could have left the current loop. */
+  brk: Label;
+  /** Returns that did or could have left the current function. */
+  ret: Label;
+  /** Throws that did or could have left the current try block or function. */
+  thr: Label;
+  /** Raised when a branch not taken had effects that cannot be enumerated; joins every sink. */
+  floor: Label;
+  tryDepth: number;
+  depth: number;
+  steps: number;
+  memory: number;
+  deadline: number;
+  limits: ResolvedLimits;
+  retV: Val;
+  retL: Label;
+  /** pc at the return statement that ended the current function. */
+  retPc: Label;
+  /** Target name of the labelled break/continue in flight. */
+  jump: string | null;
+  /** The completion value of the program and its label. */
+  cv: Val;
+  cvl: Label;
+  mutants: Mutants;
+  /** Lines written with console.log. */
+  logs: string[];
+  /** Seed of Math.random: runs are deterministic. */
+  seed: number;
+  /** Position of the statement running, for error messages. */
+  line: number;
+  column: number;
+}
+
+export const st: ExecState = {
+  l: BOT,
+  pc: BOT,
+  spc: BOT,
+  brk: BOT,
+  ret: BOT,
+  thr: BOT,
+  floor: BOT,
+  tryDepth: 0,
+  depth: 0,
+  steps: 0,
+  memory: 0,
+  deadline: Infinity,
+  limits: DEFAULT_LIMITS,
+  retV: undefined,
+  retL: BOT,
+  retPc: BOT,
+  jump: null,
+  cv: undefined,
+  cvl: BOT,
+  mutants: {},
+  line: 1,
+  column: 1,
+  logs: [],
+  seed: 1,
+};
+
+export function resetState(limits: ResolvedLimits, mutants: Mutants): void {
+  st.l = st.pc = st.spc = st.brk = st.ret = st.thr = st.floor = st.retL = st.retPc = st.cvl = BOT;
+  st.tryDepth = st.depth = st.steps = st.memory = 0;
+  st.deadline = Date.now() + limits.timeMs;
+  st.limits = limits;
+  st.retV = st.cv = undefined;
+  st.jump = null;
+  st.mutants = mutants;
+  st.line = st.column = 1;
+  st.logs = [];
+  st.seed = 0x2545f491;
+}
+
+/** Recomputes the effective pc from its parts; call after changing any of them. */
+export function syncPc(): void {
+  st.pc = st.spc.join(st.brk).join(st.ret).join(st.thr);
+}
+
+/** A value thrown by the program (or a runtime error it can catch), with its label. */
+export class ProgramThrow {
+  constructor(
+    readonly value: Val,
+    readonly label: Label,
+    readonly line?: number,
+    readonly column?: number,
+  ) {}
+}
+
+/** A resource limit was hit; the run ends and the program cannot catch it. */
+export class LimitExceeded {
+  constructor(readonly message: string) {}
+}
+
+/** A policy stopped the run; the program cannot catch it. */
+export class Blocked {
+  constructor(readonly reason: string) {}
+}
+
+export function limit(message: string): never {
+  throw new LimitExceeded(message);
+}
+
+/** Counts one step; checks the step budget and, every 1024 steps, the clock. */
+export function step(): void {
+  if (++st.steps > st.limits.steps) limit(`the program ran more than ${st.limits.steps} steps`);
+  if ((st.steps & 1023) === 0 && Date.now() > st.deadline) limit(`the program ran longer than ${st.limits.timeMs} ms`);
+}
+
+/** Charges an allocation of `bytes` against the memory budget. */
+export function charge(bytes: number): void {
+  st.memory += bytes;
+  if (st.memory > st.limits.memoryBytes) limit(`the program allocated more than ${st.limits.memoryBytes} bytes`);
+}
+
+export function checkString(s: string): string {
+  if (s.length > st.limits.stringLength) limit(`a string grew past ${st.limits.stringLength} characters`);
+  return s;
+}
+
+export function checkArrayLength(n: number): void {
+  if (n > st.limits.arrayLength) limit(`an array grew past ${st.limits.arrayLength} elements`);
+}

@@ -1,0 +1,206 @@
+/**
+ * The interpreter's value model. Programs never touch a host object: primitives are plain
+ * JavaScript primitives, everything else is one of the tagged records below, built only by
+ * the interpreter. Containers keep a label per part, so one untrusted email in a trusted list
+ * does not taint its neighbours.
+ */
+import { Label } from "../labels/index.js";
+import type { RE2JS } from "re2js";
+
+export const BOT = Label.BOTTOM;
+
+export const OBJ = 1;
+export const ARR = 2;
+export const FN = 3;
+export const DATE = 4;
+export const RE = 5;
+
+/** A property: its value and the label of what decided it. */
+export interface Slot {
+  v: Val;
+  l: Label;
+}
+
+/**
+ * An object. `label` joins into every read (origin, and writes whose key was labelled);
+ * `shape` joins into whatever depends on which keys exist.
+ */
+export interface Obj {
+  k: typeof OBJ;
+  props: Map<string, Slot>;
+  label: Label;
+  shape: Label;
+  /** Set for Error objects: "Error", "TypeError", … */
+  cls?: string;
+}
+
+/** An array. `lbls[i]` is element i's label (null when all are bottom); `label` covers length and order. */
+export interface Arr {
+  k: typeof ARR;
+  items: Val[];
+  lbls: Label[] | null;
+  label: Label;
+}
+
+/** How a builtin runs: sets `st.l` to the result's label and returns the result. */
+export type BuiltinImpl = (args: Val[], argLs: Label[], self: Val, selfL: Label) => Val;
+
+/** A function: a builtin, a builtin method bound to its receiver, or a closure. */
+export interface Fn {
+  k: typeof FN;
+  name: string;
+  label: Label;
+  builtin?: BuiltinImpl;
+  /** For builtins that change their receiver or first argument (push, Object.assign, …). */
+  mutates?: "self" | "arg0";
+  /** For builtins that call the functions passed to them (map, forEach, replace, …). */
+  callsArgs?: boolean;
+  self?: Val;
+  selfL?: Label;
+  /** Static properties of a builtin used as a namespace (Number.isInteger, Date.UTC). */
+  statics?: Map<string, Val>;
+  closure?: unknown;
+}
+
+export interface DateV {
+  k: typeof DATE;
+  t: number;
+  label: Label;
+}
+
+export interface ReV {
+  k: typeof RE;
+  source: string;
+  flags: string;
+  re: RE2JS;
+  label: Label;
+  lastIndex: number;
+}
+
+export type Ref = Obj | Arr | Fn | DateV | ReV;
+export type Val = undefined | null | boolean | number | string | Ref;
+
+export function isRef(v: Val): v is Ref {
+  return typeof v === "object" && v !== null;
+}
+
+export function newObj(label: Label = BOT): Obj {
+  return { k: OBJ, props: new Map(), label, shape: label };
+}
+
+export function newArr(items: Val[], lbls: Label[] | null = null, label: Label = BOT): Arr {
+  return { k: ARR, items, lbls, label };
+}
+
+export function elemLabel(a: Arr, i: number): Label {
+  return a.lbls === null ? BOT : a.lbls[i] ?? BOT;
+}
+
+export function setElemLabel(a: Arr, i: number, l: Label): void {
+  if (a.lbls === null) {
+    if (l === BOT) return;
+    a.lbls = new Array(a.items.length).fill(BOT);
+  }
+  a.lbls[i] = l;
+}
+
+export function typeOf(v: Val): string {
+  if (v === null) return "object";
+  const t = typeof v;
+  if (t !== "object") return t;
+  return (v as Ref).k === FN ? "function" : "object";
+}
+
+export function truthy(v: Val): boolean {
+  return typeof v === "object" ? v !== null : !!v;
+}
+
+/** ToString for primitives and our objects (labels are the caller's concern). */
+export function toStr(v: Val): string {
+  if (typeof v === "string") return v;
+  if (typeof v !== "object" || v === null) return String(v);
+  switch (v.k) {
+    case ARR:
+      return v.items.map((x) => (x === null || x === undefined ? "" : toStr(x))).join(",");
+    case OBJ:
+      if (v.cls !== undefined) {
+        const name = toStr(v.props.get("name")?.v ?? v.cls);
+        const msg = toStr(v.props.get("message")?.v ?? "");
+        return msg === "" ? name : name === "" ? msg : `${name}: ${msg}`;
+      }
+      return "[object Object]";
+    case FN:
+      return `function ${v.name}() { [native code] }`;
+    case DATE:
+      return String(new Date(v.t));
+    case RE:
+      return `/${v.source}/${v.flags}`;
+  }
+}
+
+export function toNum(v: Val): number {
+  if (typeof v === "number") return v;
+  if (typeof v !== "object" || v === null) return Number(v);
+  if (v.k === DATE) return v.t;
+  return Number(toStr(v));
+}
+
+/** ToPrimitive with the default hint, as `+` and `==` use it. */
+export function toPrim(v: Val): Exclude<Val, Ref> {
+  if (typeof v !== "object" || v === null) return v;
+  if (v.k === DATE) return toStr(v);
+  return toStr(v);
+}
+
+export function toKey(v: Val): string {
+  return typeof v === "string" ? v : typeof v === "number" ? String(v) : toStr(v);
+}
+
+export function strictEq(a: Val, b: Val): boolean {
+  return a === b;
+}
+
+export function looseEq(a: Val, b: Val): boolean {
+  if (a === b) return true;
+  if (a == null || b == null) return a == null && b == null;
+  const ra = isRef(a);
+  const rb = isRef(b);
+  if (ra && rb) return false;
+  if (ra) return looseEq(toPrim(a), b);
+  if (rb) return looseEq(a, toPrim(b));
+  // eslint-disable-next-line eqeqeq
+  return (a as unknown) == (b as unknown);
+}
+
+export function sameValueZero(a: Val, b: Val): boolean {
+  return a === b || (typeof a === "number" && typeof b === "number" && a !== a && b !== b);
+}
+
+const INDEX = /^(?:0|[1-9]\d*)$/;
+
+/** An object's keys in JavaScript's order: integer keys ascending, then insertion order. */
+export function ownKeys(o: Obj): string[] {
+  const keys = [...o.props.keys()];
+  if (!keys.some((k) => INDEX.test(k))) return keys;
+  const ints = keys.filter((k) => INDEX.test(k) && Number(k) < 2 ** 32 - 1).sort((a, b) => Number(a) - Number(b));
+  const rest = keys.filter((k) => !(INDEX.test(k) && Number(k) < 2 ** 32 - 1));
+  return [...ints, ...rest];
+}
+
+/** Describes a value briefly for error messages. */
+export function describe(v: Val): string {
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v);
+  if (!isRef(v)) return String(v);
+  switch (v.k) {
+    case ARR:
+      return "an array";
+    case FN:
+      return `function ${v.name}`;
+    case DATE:
+      return "a Date";
+    case RE:
+      return "a regular expression";
+    default:
+      return v.cls ?? "an object";
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Labels: who may read a value (secrecy), whether it may steer actions (integrity), and
+ * where it came from (provenance). Every value the interpreter handles carries one.
+ *
+ * The lattice is readers × integrity × sources. Join is the least upper bound:
+ * readers intersect (public is the top of the reader sets), trusted only if both are,
+ * sources unite. `Label.trusted()` with no sources is the bottom and the identity of join,
+ * which is what keeps fully trusted programs cheap: joining with it allocates nothing.
+ */
+
+/** `"public"`, or the principals allowed to read a value. */
+export type Readers = "public" | readonly string[];
+
+/** The fields accepted by {@link Label.of}. */
+export interface LabelSpec {
+  /** `"public"` (default) or a list of principals. */
+  readers?: Readers;
+  /** Whether the value may steer actions. Default `false`. */
+  trusted?: boolean;
+  /** Where the value came from, e.g. `"email:eve@x.com"`. */
+  sources?: readonly string[];
+}
+
+const EMPTY: readonly string[] = Object.freeze([]);
+
+function sortedUnique(items: readonly string[]): readonly string[] {
+  if (items.length === 0) return EMPTY;
+  return Object.freeze([...new Set(items)].sort());
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function intersect(a: Readers, b: Readers): Readers {
+  if (a === "public") return b;
+  if (b === "public") return a;
+  const keep = new Set(b);
+  return Object.freeze(a.filter((r) => keep.has(r)));
+}
+
+function unite(a: readonly string[], b: readonly string[]): readonly string[] {
+  if (b.length === 0 || a === b) return a;
+  if (a.length === 0) return b;
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) (out.push(a[i]), i++, j++);
+    else if (a[i] < b[j]) out.push(a[i++]);
+    else out.push(b[j++]);
+  }
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out.length === a.length ? a : out.length === b.length ? b : Object.freeze(out);
+}
+
+/**
+ * An immutable security label. Create with {@link Label.trusted}, {@link Label.untrusted} or
+ * {@link Label.of}; combine with {@link Label.join}.
+ */
+export class Label {
+  /** The bottom label, shared so that identity checks take the fast path. */
+  static readonly BOTTOM: Label;
+  /** `"public"` or the principals allowed to read the value. */
+  readonly readers: Readers;
+  /** Whether the value may be trusted to steer actions. */
+  readonly trusted: boolean;
+  /** Where the value came from, sorted and without repeats. */
+  readonly sources: readonly string[];
+  /** Memo of joins with other labels: programs join the same few labels over and over. */
+  private joins: Map<Label, Label> | undefined;
+
+  private constructor(readers: Readers, trusted: boolean, sources: readonly string[]) {
+    this.readers = readers;
+    this.trusted = trusted;
+    this.sources = sources;
+  }
+
+  /** Public and trusted, with no sources: the user's own words and the program's literals. */
+  static trusted(): Label {
+    return BOTTOM;
+  }
+
+  /** Public and untrusted, from `source`. */
+  static untrusted(source: string): Label {
+    return new Label("public", false, sortedUnique([source]));
+  }
+
+  /** A label from its parts; see {@link LabelSpec} for the defaults. */
+  static of(spec: LabelSpec = {}): Label {
+    const readers = spec.readers === undefined || spec.readers === "public" ? "public" : sortedUnique(spec.readers);
+    const trusted = spec.trusted === true;
+    const sources = sortedUnique(spec.sources ?? []);
+    if (readers === "public" && trusted && sources.length === 0) return BOTTOM;
+    return new Label(readers, trusted, sources);
+  }
+
+  /** Least upper bound: readers intersect, trusted only if both are, sources unite. */
+  join(other: Label): Label {
+    if (other === this || other === BOTTOM) return this;
+    if (this === BOTTOM) return other;
+    const memo = this.joins?.get(other);
+    if (memo !== undefined) return memo;
+    const readers = intersect(this.readers, other.readers);
+    const trusted = this.trusted && other.trusted;
+    const sources = unite(this.sources, other.sources);
+    let result: Label;
+    if (this.sameParts(readers, trusted, sources)) result = this;
+    else if (other.sameParts(readers, trusted, sources)) result = other;
+    else result = new Label(readers, trusted, sources);
+    if (this.joins === undefined) this.joins = new Map();
+    if (this.joins.size < 64) this.joins.set(other, result);
+    return result;
+  }
+
+  /** True when this label may flow to `other`: `other` is at least as restrictive. */
+  flowsTo(other: Label): boolean {
+    if (this === BOTTOM || this === other) return true;
+    return other.equals(this.join(other));
+  }
+
+  /** True when the readers are public or include every principal given. */
+  canBeReadBy(...principals: string[]): boolean {
+    const readers = this.readers;
+    if (readers === "public") return true;
+    return principals.every((p) => readers.includes(p));
+  }
+
+  /** True when the value is public (readable by anyone). */
+  get isPublic(): boolean {
+    return this.readers === "public";
+  }
+
+  /** True when both labels have the same readers, integrity and sources. */
+  equals(other: Label): boolean {
+    return this === other || other.sameParts(this.readers, this.trusted, this.sources);
+  }
+
+  private sameParts(readers: Readers, trusted: boolean, sources: readonly string[]): boolean {
+    if (this.trusted !== trusted || !sameList(this.sources, sources)) return false;
+    if (this.readers === "public" || readers === "public") return this.readers === readers;
+    return sameList(this.readers, readers);
+  }
+
+  /** Plain data, for records and JSON. */
+  toJSON(): { readers: Readers; trusted: boolean; sources: readonly string[] } {
+    return { readers: this.readers, trusted: this.trusted, sources: this.sources };
+  }
+
+  /** A short human-readable form, e.g. `untrusted public {email:eve@x.com}`. */
+  toString(): string {
+    const who = this.readers === "public" ? "public" : `readers [${this.readers.join(", ")}]`;
+    const src = this.sources.length ? ` from ${this.sources.join(", ")}` : "";
+    return `${this.trusted ? "trusted" : "untrusted"} ${who}${src}`;
+  }
+}
+
+/** The bottom of the lattice: public, trusted, no sources. */
+const BOTTOM: Label = Reflect.construct(Label, ["public", true, EMPTY]) as Label;
+
+(Label as { BOTTOM: Label }).BOTTOM = BOTTOM;
+
+/** Joins any number of labels. */
+export function joinAll(labels: Iterable<Label>): Label {
+  let out = BOTTOM;
+  for (const l of labels) out = out.join(l);
+  return out;
+}

@@ -1,0 +1,7 @@
+export { ProgramError } from "./errors.js";
+export type { ProgramErrorKind } from "./errors.js";
+export { parseProgram } from "./parse.js";
+export { checkProgram, NEWABLE } from "./check.js";
+export { regionEffects, mergeEffects, accessPath, staticKey } from "./effects.js";
+export type { RegionEffects, AccessPath } from "./effects.js";
+export { patternNames } from "./patterns.js";

@@ -1,0 +1,193 @@
+import type { QuarantinedModel, RunResult } from "../runtime/types.js";
+import type { Tool } from "../tools/types.js";
+import { previousFor } from "./agent-ledger.js";
+import { meteredCall, withMeter } from "./meter-context.js";
+import { extractProgram, failureTurn, formatCorrection, programTurn, requestTurn } from "./planner-messages.js";
+import { plannerSystemPrompt } from "./planner-prompt.js";
+import type { PriceTable } from "./prices.js";
+import type { ChatMessage, PlannerModel, PlannerResponse } from "./types.js";
+import {
+  BudgetExceededError,
+  createUsageMeter,
+  estimateTokens,
+  MESSAGE_OVERHEAD_TOKENS,
+  REQUEST_OVERHEAD_TOKENS,
+  type Budget,
+  type BudgetLimit,
+  type UsageMeter,
+  type UsageReport,
+} from "./usage.js";
+
+/** What the agent needs of a runtime. `previous` lets a retry continue from the state reached. */
+export interface AgentRuntime {
+  run(source: string, options?: { previous?: RunResult }): Promise<RunResult>;
+  readonly tools: readonly Tool<any, any>[];
+}
+
+/** Builds the runtime around the agent's reader. */
+export type RuntimeFactory = (options: { quarantined?: QuarantinedModel }) => AgentRuntime;
+
+/** Options of {@link createAgent}. */
+export interface AgentOptions {
+  /** The runtime that runs programs, or a factory given `reader` as its quarantined model. */
+  runtime: AgentRuntime | RuntimeFactory;
+  /** The privileged planner. */
+  planner: PlannerModel;
+  /**
+   * The quarantined reader, handed to a runtime factory. A ready runtime already holds its
+   * reader; sluice's readers charge the run's budget either way.
+   */
+  reader?: QuarantinedModel;
+  /** Limits of each run. */
+  budget?: Budget;
+  /** Prices per model, merged over the defaults. */
+  prices?: PriceTable;
+  /** Programs run per request, the first included. Default 3. */
+  maxRuns?: number;
+  /** Corrections sent per program when an answer is not one fenced code block. Default 2. */
+  maxFormatRetries?: number;
+  /** Clock in milliseconds for the wall-time budget; injectable for tests. */
+  now?: () => number;
+}
+
+/** Why an agent run ended. */
+export type AgentStopReason = "completed" | "blocked" | "attempts" | "format" | "budget" | "model-error" | "runtime-error";
+
+/** One program the agent ran. */
+export interface AgentAttempt {
+  program: string;
+  result: RunResult;
+}
+
+/** The outcome of {@link Agent.run}. */
+export interface AgentResult {
+  /** `"completed"` and `"blocked"` as the last run reports them; `"failed"` for every other end. */
+  status: "completed" | "blocked" | "failed";
+  /** Why the agent stopped; `limit` names the budget limit when the budget stopped it. */
+  stop: { reason: AgentStopReason; message: string; limit?: BudgetLimit };
+  /** The last program run. */
+  program?: string;
+  /** Its run result. */
+  result?: RunResult;
+  /** Every program run, in order. */
+  attempts: AgentAttempt[];
+  /** Tokens, cost, model calls and wall time of this run. */
+  usage: UsageReport;
+  /** The planner's conversation, for audit. It holds trusted text only. */
+  transcript: ChatMessage[];
+}
+
+/** An agent made by {@link createAgent}. */
+export interface Agent {
+  /** Plans, runs and, when a run fails, re-plans the user's request. Never throws for a failed run. */
+  run(request: string): Promise<AgentResult>;
+  /** The planner's system prompt for this runtime's tools. */
+  readonly systemPrompt: string;
+}
+
+type Stop = AgentResult["stop"];
+type Got = { ok: true; program: string } | { ok: false; stop: Stop };
+
+function positiveInt(name: string, value: number | undefined, dflt: number, min: number): number {
+  const v = value ?? dflt;
+  if (!Number.isInteger(v) || v < min) throw new TypeError(`createAgent: ${name} must be an integer of at least ${min}, got ${JSON.stringify(value)}`);
+  return v;
+}
+
+function budgetStop(err: BudgetExceededError): Stop {
+  return { reason: "budget", message: err.message, limit: err.limit };
+}
+
+/**
+ * The privileged side of the pipeline: asks the planner for a program, runs it, and on failure
+ * tells the planner where and how it failed (never what untrusted data said), up to `maxRuns`.
+ */
+export function createAgent(options: AgentOptions): Agent {
+  if (options === null || typeof options !== "object") throw new TypeError("createAgent: expected an options object");
+  const { planner } = options;
+  if (planner === null || typeof planner !== "object" || typeof planner.complete !== "function") {
+    throw new TypeError("createAgent: planner must be a planner model (anthropicPlanner, scriptedPlanner, ...)");
+  }
+  const runtime = typeof options.runtime === "function" ? options.runtime({ quarantined: options.reader }) : options.runtime;
+  if (runtime === null || typeof runtime !== "object" || typeof runtime.run !== "function") {
+    throw new TypeError("createAgent: runtime must be a runtime from createRuntime or a function returning one");
+  }
+  const maxRuns = positiveInt("maxRuns", options.maxRuns, 3, 1);
+  const maxFormatRetries = positiveInt("maxFormatRetries", options.maxFormatRetries, 2, 0);
+  const system = plannerSystemPrompt(runtime.tools ?? []);
+  createUsageMeter({ prices: options.prices, budget: options.budget }); // checks them now, not at the first run
+
+  async function askPlanner(messages: readonly ChatMessage[], meter: UsageMeter): Promise<PlannerResponse> {
+    const text = system + messages.map((m) => m.content).join("");
+    const inputTokens = estimateTokens(text) + messages.length * MESSAGE_OVERHEAD_TOKENS + REQUEST_OVERHEAD_TOKENS;
+    const estimate = { model: planner.model, role: "planner", inputTokens, maxTokens: planner.maxTokens };
+    return meteredCall(estimate, meter, async ({ signal }) => {
+      const response = await planner.complete({ system, messages: [...messages], signal });
+      return { value: response, usage: response.usage };
+    });
+  }
+
+  async function obtainProgram(messages: ChatMessage[], meter: UsageMeter): Promise<Got> {
+    let problem = "";
+    for (let turn = 0; turn <= maxFormatRetries; turn++) {
+      let response: PlannerResponse;
+      try {
+        response = await askPlanner(messages, meter);
+      } catch (err) {
+        if (err instanceof BudgetExceededError) return { ok: false, stop: budgetStop(err) };
+        return { ok: false, stop: { reason: "model-error", message: (err as Error)?.message ?? String(err) } };
+      }
+      if (response.stopReason === "refusal") return { ok: false, stop: { reason: "model-error", message: "the planner refused to answer" } };
+      const extracted = extractProgram(response.text);
+      if (extracted.ok) {
+        messages.push({ role: "assistant", content: programTurn(extracted.program) });
+        return { ok: true, program: extracted.program };
+      }
+      problem = response.stopReason === "max_tokens" ? `the answer was cut off at ${planner.maxTokens} tokens` : extracted.problem;
+      if (turn < maxFormatRetries) {
+        messages.push({ role: "assistant", content: response.text.trim() === "" ? "(empty answer)" : response.text });
+        messages.push({ role: "user", content: formatCorrection(problem) });
+      }
+    }
+    return { ok: false, stop: { reason: "format", message: `no usable program after ${maxFormatRetries + 1} answers: ${problem}` } };
+  }
+
+  async function execute(program: string, attempts: AgentAttempt[]): Promise<RunResult | Stop> {
+    const previous = previousFor(attempts.map((a) => a.result));
+    try {
+      return await runtime.run(program, previous === undefined ? undefined : { previous });
+    } catch (err) {
+      return { reason: "runtime-error", message: `the runtime threw: ${(err as Error)?.message ?? String(err)}` };
+    }
+  }
+
+  async function loop(request: string, meter: UsageMeter): Promise<AgentResult> {
+    const messages: ChatMessage[] = [{ role: "user", content: requestTurn(request) }];
+    const attempts: AgentAttempt[] = [];
+    const finish = (status: AgentResult["status"], stop: Stop): AgentResult => {
+      const last = attempts[attempts.length - 1];
+      return { status, stop, program: last?.program, result: last?.result, attempts, usage: meter.report(), transcript: messages };
+    };
+    for (let run = 1; ; run++) {
+      const got = await obtainProgram(messages, meter);
+      if (!got.ok) return finish("failed", got.stop);
+      const outcome = await execute(got.program, attempts);
+      if (!("status" in outcome)) return finish("failed", outcome);
+      attempts.push({ program: got.program, result: outcome });
+      if (outcome.status === "completed") return finish("completed", { reason: "completed", message: "the program completed" });
+      if (outcome.status === "blocked") return finish("blocked", { reason: "blocked", message: outcome.error?.message ?? "the run was blocked" });
+      if (meter.exceeded !== undefined) return finish("failed", budgetStop(meter.exceeded));
+      if (run >= maxRuns) return finish("failed", { reason: "attempts", message: `the program still failed after ${maxRuns} runs` });
+      messages.push({ role: "user", content: failureTurn(outcome.error) });
+    }
+  }
+
+  return {
+    systemPrompt: system,
+    async run(request) {
+      if (typeof request !== "string" || request.trim() === "") throw new TypeError("agent.run: the request must be a non-empty string");
+      const meter = createUsageMeter({ prices: options.prices, budget: options.budget, now: options.now });
+      return withMeter(meter, () => loop(request, meter));
+    },
+  };
+}

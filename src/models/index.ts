@@ -1,0 +1,34 @@
+export { createAgent } from "./agent.js";
+export type { Agent, AgentAttempt, AgentOptions, AgentResult, AgentRuntime, AgentStopReason, RuntimeFactory } from "./agent.js";
+export { anthropicPlanner } from "./anthropic-planner.js";
+export type { AnthropicPlannerOptions } from "./anthropic-planner.js";
+export { anthropicReader, ReaderError } from "./anthropic-reader.js";
+export type { AnthropicReaderOptions, NamedReader } from "./anthropic-reader.js";
+export { ModelError } from "./anthropic-client.js";
+export type { AnthropicConnection } from "./anthropic-client.js";
+export { scriptedPlanner, scriptedReader, NOT_ENOUGH_INFORMATION } from "./scripted.js";
+export type {
+  RawAnswer,
+  ReaderRequest,
+  ReaderRow,
+  ReaderScript,
+  ScriptedPlanner,
+  ScriptedPlannerOptions,
+  ScriptedReader,
+  ScriptedReaderOptions,
+  ScriptedTurn,
+} from "./scripted.js";
+export { adversarialReader, INJECTION_MARKERS } from "./adversarial.js";
+export type { AdversarialReader, AdversarialReaderOptions } from "./adversarial.js";
+export { recordReplay } from "./record-replay.js";
+export type { RecordMode, RecordReplayOptions } from "./record-replay.js";
+export { createUsageMeter, estimateTokens, BudgetExceededError } from "./usage.js";
+export type { Budget, BudgetLimit, CallEstimate, ModelUsage, Reservation, UsageMeter, UsageMeterOptions, UsageReport } from "./usage.js";
+export { withMeter, currentMeter } from "./meter-context.js";
+export { DEFAULT_PRICES, costOf, priceOf } from "./prices.js";
+export type { ModelPrice, PriceTable } from "./prices.js";
+export { plannerSystemPrompt, toolDeclaration } from "./planner-prompt.js";
+export { extractProgram, failureTurn } from "./planner-messages.js";
+export { typeText as schemaToTypeScript } from "./schema-to-ts.js";
+export { READER_SYSTEM_PROMPT } from "./reader-output.js";
+export type { ChatMessage, PlannerModel, PlannerRequest, PlannerResponse, TokenUsage } from "./types.js";

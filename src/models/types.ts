@@ -1,0 +1,75 @@
+/**
+ * The shapes shared by the privileged planner, the agent loop and the usage meter.
+ * The quarantined reader's interface is `QuarantinedModel` from src/runtime/types.ts.
+ */
+
+/** Token counts of one or more model calls, as the provider bills them. */
+export interface TokenUsage {
+  /** Input tokens neither read from nor written to the prompt cache. */
+  input: number;
+  /** Input tokens read from the prompt cache (cheap). */
+  cacheRead: number;
+  /** Input tokens written to the prompt cache (a little dearer than plain input). */
+  cacheWrite: number;
+  /** Output tokens. */
+  output: number;
+}
+
+/** One turn of the planner's conversation. Only trusted text ever goes in here. */
+export interface ChatMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** What the agent asks the privileged planner. */
+export interface PlannerRequest {
+  /** The system prompt: language, rules and tool declarations. Byte-identical for one tool set. */
+  system: string;
+  /** The conversation so far: the user's request, earlier programs and trusted feedback. */
+  messages: readonly ChatMessage[];
+  /** Aborts the call when the run's wall-time budget runs out. */
+  signal?: AbortSignal;
+}
+
+/** What the privileged planner answered. */
+export interface PlannerResponse {
+  /** The answer's text; the agent expects exactly one fenced code block. */
+  text: string;
+  /** What the call cost. */
+  usage: TokenUsage;
+  /** Why the model stopped (`"end_turn"`, `"max_tokens"`, `"refusal"`, ...), when known. */
+  stopReason?: string;
+}
+
+/**
+ * The privileged model: writes programs from the user's request. It never sees tool results
+ * or any other untrusted text.
+ */
+export interface PlannerModel {
+  /** Model identifier, used for pricing and records. */
+  readonly model: string;
+  /** Most output tokens one call may produce: the output part of a call's worst case. */
+  readonly maxTokens: number;
+  /** Answers one planner turn. */
+  complete(request: PlannerRequest): Promise<PlannerResponse>;
+}
+
+/** A usage with every counter at zero. */
+export function zeroUsage(): TokenUsage {
+  return { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+}
+
+/** Adds `b` into a copy of `a`. */
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input: a.input + b.input,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    output: a.output + b.output,
+  };
+}
+
+/** All tokens of a usage, cached ones included. */
+export function totalTokens(u: TokenUsage): number {
+  return u.input + u.cacheRead + u.cacheWrite + u.output;
+}

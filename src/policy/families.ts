@@ -1,0 +1,222 @@
+/**
+ * Ready policies for common tool families. Each names argument paths with defaults that fit
+ * the usual tool shapes; paths absent from a call are skipped, so one default list covers
+ * `to`/`cc`/`bcc` alike. The pattern is the same everywhere: untrusted text choosing where
+ * data goes, or shaping something that carries private data, is denied; anything a person
+ * could reasonably want (sharing private data with someone the user named, acting under a
+ * branch that read untrusted data) is asked.
+ */
+import { allow, deny } from "../tools/types.js";
+import { askInstead, all, requireOneOf, requirePublic, requireReadableBy, requireTrusted, requireTrustedContext, requireTrustedIfPrivate } from "./rules.js";
+import { hasPath, nameArg } from "./paths.js";
+import { listText, originText } from "./describe.js";
+import type { Policy } from "./types.js";
+
+type Paths = string | readonly string[];
+
+/** Argument paths of a message-like tool. */
+export interface MessagePolicyOptions {
+  /** Paths naming who receives the message. */
+  recipients?: Paths;
+  /** Paths of what the message carries. */
+  content?: Paths;
+}
+
+function list(paths: Paths | undefined, fallback: readonly string[]): readonly string[] {
+  if (paths === undefined) return fallback;
+  return typeof paths === "string" ? [paths] : paths;
+}
+
+/** The hint given when a tool's arguments are named differently from the policy's defaults. */
+function configure(example: string): string {
+  return `name the argument with ${example} so it can be checked`;
+}
+
+const WHERE = "untrusted text chose where the data goes";
+const SHAPED = "untrusted text shaped a message that carries private data";
+
+/**
+ * The textbook outbound-message policy: deny when a recipient is untrusted (untrusted text
+ * chose where data goes); deny when the content is both private and untrusted (untrusted text
+ * shaped a message that carries private data). Defaults: recipients `to`, content `body`.
+ */
+export function outboundMessagePolicy(options: MessagePolicyOptions = {}): Policy {
+  return outbound(list(options.recipients, ["to"]), list(options.content, ["body"]), WHERE);
+}
+
+function outbound(recipients: readonly string[], content: readonly string[], where: string): Policy {
+  return all(
+    ...recipients.map((p) => requireTrusted(p, { why: where })),
+    ...content.map((p) => requireTrustedIfPrivate(p, { why: SHAPED })),
+  );
+}
+
+interface Family {
+  recipients: readonly string[];
+  content: readonly string[];
+  /** Why a reader check asks, e.g. "the email would show it to them". */
+  shows: string;
+  /** Why an untrusted context asks, e.g. "whether this email is sent". */
+  whether: string;
+  /** Why an untrusted recipient is denied. */
+  where?: string;
+  extra?: Policy[];
+  /** How to configure the recipients, for the hint when none is present; absent when none is needed. */
+  requiredBy?: string;
+}
+
+function messageFamily({ recipients, content, shows, whether, where = WHERE, extra = [], requiredBy }: Family): Policy {
+  const present = requiredBy === undefined ? [] : [requireOneOf(recipients, configure(requiredBy))];
+  return all(
+    ...present,
+    outbound(recipients, content, where),
+    ...content.map((p) =>
+      askInstead(requireReadableBy(p, { principalsFrom: recipients, why: shows })),
+    ),
+    askInstead(requireTrustedContext({ why: `untrusted data decided ${whether}` })),
+    ...extra,
+  );
+}
+
+/**
+ * Email: the outbound-message policy over `to`, `cc`, `bcc` and `subject`, `body`,
+ * `attachments`; asks when the content is private and a recipient is not among its readers,
+ * or when the call sits under an untrusted branch.
+ */
+export function emailPolicy(options: MessagePolicyOptions = {}): Policy {
+  return messageFamily({
+    recipients: list(options.recipients, ["to", "cc", "bcc"]),
+    content: list(options.content, ["subject", "body", "attachments"]),
+    requiredBy: `emailPolicy({ recipients: [...] })`,
+    shows: "the email would show it to them",
+    whether: "whether this email is sent",
+  });
+}
+
+/** Chat messages: like {@link emailPolicy}, over `to`/`recipient`/`channel` and `body`/`text`/`message`. */
+export function messagePolicy(options: MessagePolicyOptions = {}): Policy {
+  return messageFamily({
+    recipients: list(options.recipients, ["to", "recipient", "channel"]),
+    content: list(options.content, ["body", "text", "message"]),
+    requiredBy: `messagePolicy({ recipients: [...] })`,
+    shows: "the message would show it to them",
+    whether: "whether this message is sent",
+  });
+}
+
+/**
+ * Calendar invitations: an invitation is a message to its attendees. Recipients
+ * `participants`/`attendees`, content `title`/`description`/`location`.
+ */
+export function calendarInvitePolicy(options: MessagePolicyOptions = {}): Policy {
+  return messageFamily({
+    recipients: list(options.recipients, ["participants", "attendees"]),
+    content: list(options.content, ["title", "description", "location"]),
+    shows: "the invitation would show it to them",
+    whether: "whether this invitation is sent",
+  });
+}
+
+/** Argument paths of a file-sharing tool. */
+export interface FileSharePolicyOptions {
+  /** Paths naming who the file is shared with. Default `with`, `email`, `to`. */
+  recipients?: Paths;
+  /** Paths naming the file. Its label should carry the file's readers. Default `file`, `file_id`, `path`. */
+  file?: Paths;
+}
+
+/**
+ * File sharing: sharing is sending the file. Denies untrusted recipients and private files
+ * picked by untrusted text; asks when the file is not readable by everyone it is shared with,
+ * when untrusted text chose the file, or under an untrusted branch.
+ */
+export function fileSharePolicy(options: FileSharePolicyOptions = {}): Policy {
+  const file = list(options.file, ["file", "file_id", "path"]);
+  const chosen = file.map((p) => askInstead(requireTrusted(p, { why: "untrusted text chose which file is shared" })));
+  return messageFamily({
+    recipients: list(options.recipients, ["with", "email", "to"]),
+    content: file,
+    requiredBy: `fileSharePolicy({ recipients: [...] })`,
+    shows: "sharing would show it to them",
+    whether: "whether this file is shared",
+    extra: chosen,
+  });
+}
+
+/** Argument paths of a payment tool. */
+export interface PaymentPolicyOptions {
+  /** Paths naming who is paid. Default `recipient`, `to`, `iban`. */
+  recipient?: Paths;
+  /** Paths of the amount. Default `amount`. */
+  amount?: Paths;
+  /** Paths of text sent along with the payment. Default `subject`, `memo`, `description`, `note`. */
+  content?: Paths;
+}
+
+/**
+ * Payments: denies an untrusted recipient (untrusted text chose who gets paid) and a private
+ * memo shaped by untrusted text; asks when untrusted text chose the amount, when the memo is
+ * private to others than the recipient, or under an untrusted branch.
+ */
+export function paymentPolicy(options: PaymentPolicyOptions = {}): Policy {
+  const recipients = list(options.recipient, ["recipient", "to", "iban"]);
+  const content = list(options.content, ["subject", "memo", "description", "note"]);
+  const amounts = list(options.amount, ["amount"]).map((p) =>
+    askInstead(requireTrusted(p, { why: "untrusted text chose how much is paid" })),
+  );
+  return messageFamily({
+    recipients,
+    content,
+    requiredBy: `paymentPolicy({ recipient: [...] })`,
+    shows: "the payment would show it to them",
+    whether: "whether this payment is made",
+    where: "untrusted text chose who gets paid",
+    extra: amounts,
+  });
+}
+
+/** Argument paths of a web-request tool. */
+export interface WebRequestPolicyOptions {
+  /** Path of the URL. Default `url`. */
+  url?: string;
+  /** Paths of what the request sends besides the URL. Default `body`, `data`, `params`, `query`, `headers`. */
+  content?: Paths;
+  /** Allow public URLs that untrusted text chose (plain browsing) instead of asking. Default false. */
+  allowUntrustedUrl?: boolean;
+}
+
+/**
+ * Web requests. Fetching a URL counts as sending the URL to its server, so the URL must be
+ * public (denied otherwise). Private content sent to a URL untrusted text chose is denied;
+ * private content to a trusted URL, an untrusted URL, or an untrusted branch is asked.
+ */
+export function webRequestPolicy(options: WebRequestPolicyOptions = {}): Policy {
+  const url = options.url ?? "url";
+  const content = list(options.content, ["body", "data", "params", "query", "headers"]);
+  const toServer = "the request would send it to the web server";
+  const rules: Policy[] = [
+    requireOneOf([url], configure('webRequestPolicy({ url: "..." })')),
+    requirePublic(url, { why: "fetching a URL sends it to the web server" }),
+    ...content.map((p) => requireTrustedIfPrivate(p, { why: SHAPED })),
+    privateToUntrustedUrl(url, content),
+    ...content.map((p) => askInstead(requirePublic(p, { why: toServer }))),
+    askInstead(requireTrustedContext({ why: "untrusted data decided whether this request is made" })),
+  ];
+  if (options.allowUntrustedUrl !== true) {
+    rules.push(askInstead(requireTrusted(url, { why: "untrusted text chose which server is contacted" })));
+  }
+  return all(...rules);
+}
+
+/** Denies private content going to a URL that untrusted text chose. */
+function privateToUntrustedUrl(url: string, content: readonly string[]): Policy {
+  return (call) => {
+    if (!hasPath(call.args, url)) return allow();
+    const urlLabel = call.label(url);
+    if (urlLabel.trusted) return allow();
+    const carried = content.filter((p) => hasPath(call.args, p) && call.label(p).readers !== "public");
+    if (carried.length === 0) return allow();
+    const what = listText(carried.map((p) => nameArg(call.args, p)));
+    return deny(`${nameArg(call.args, url)} is untrusted (${originText(urlLabel)}) and the request carries private ${what} — ${WHERE}`);
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Dotted argument paths (`"to"`, `"recipients.0"`, `"event.attendees"`), the way policies
+ * name the argument they guard.
+ */
+
+function step(value: unknown, key: string): { found: boolean; value?: unknown } {
+  if (Array.isArray(value)) {
+    if (!/^(0|[1-9]\d*)$/.test(key)) return { found: false };
+    const i = Number(key);
+    return i < value.length ? { found: true, value: value[i] } : { found: false };
+  }
+  if (value !== null && typeof value === "object" && Object.prototype.hasOwnProperty.call(value, key)) {
+    return { found: true, value: (value as Record<string, unknown>)[key] };
+  }
+  return { found: false };
+}
+
+/** The value at `path`, and whether it exists; `undefined`-valued keys count as absent. */
+export function lookup(args: unknown, path: string): { found: boolean; value?: unknown } {
+  let current: unknown = args;
+  for (const key of path.split(".")) {
+    const next = step(current, key);
+    if (!next.found || next.value === undefined) return { found: false };
+    current = next.value;
+  }
+  return { found: true, value: current };
+}
+
+/** True when `args` has a value at `path`. A missing argument carries no data, so rules skip it. */
+export function hasPath(args: unknown, path: string): boolean {
+  return lookup(args, path).found;
+}
+
+/** The longest prefix of `path` that exists in `args`; `undefined` means the root. */
+export function nearestExisting(args: unknown, path: string): string | undefined {
+  const keys = path.split(".");
+  for (let n = keys.length; n > 0; n--) {
+    const prefix = keys.slice(0, n).join(".");
+    if (hasPath(args, prefix)) return prefix;
+  }
+  return undefined;
+}
+
+/** True when `path` is `ancestor` or lies inside it. `undefined` is the root, above everything. */
+export function isWithin(path: string, ancestor: string | undefined): boolean {
+  return ancestor === undefined || path === ancestor || path.startsWith(ancestor + ".");
+}
+
+/**
+ * The principals named by the value at `path`: a string (split on commas and semicolons, as
+ * in `"a@x.com, b@y.com"`), an array of them, or objects with an `email`/`id`/`name` field.
+ */
+export function principalsAt(args: unknown, path: string): string[] {
+  const found = lookup(args, path);
+  return found.found ? principalsIn(found.value) : [];
+}
+
+function principalsIn(value: unknown): string[] {
+  if (typeof value === "string") {
+    return value.split(/[,;]/).map((s) => s.trim()).filter((s) => s.length > 0);
+  }
+  if (Array.isArray(value)) return value.flatMap(principalsIn);
+  if (value !== null && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    for (const key of ["email", "id", "name"]) {
+      if (typeof record[key] === "string") return principalsIn(record[key]);
+    }
+  }
+  return [];
+}
+
+const PREVIEW_LIMIT = 60;
+
+/** A short, one-line rendering of a value for reasons and prompts. */
+export function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  text = text.replace(/\s+/g, " ");
+  return text.length > PREVIEW_LIMIT ? text.slice(0, PREVIEW_LIMIT - 1) + "…" : text;
+}
+
+/** `` `to` ("eve@evil.com") ``: how reasons name an argument, with its value when it has one. */
+export function nameArg(args: unknown, path: string): string {
+  const found = lookup(args, path);
+  return found.found ? `\`${path}\` (${preview(found.value)})` : `\`${path}\``;
+}

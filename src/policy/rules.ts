@@ -1,0 +1,141 @@
+/**
+ * Composable sink rules. Each names the argument it guards by a dotted path; a rule whose
+ * argument is absent from the call passes, since a missing argument carries no data.
+ * Every rule denies; wrap it in {@link askInstead} to escalate to a person instead.
+ */
+import type { Label } from "../labels/index.js";
+import { allow, deny, type Decision, type ToolCall } from "../tools/types.js";
+import { listText, originText, secrecyText } from "./describe.js";
+import { combineDecisions } from "./decisions.js";
+import { contextText, privateText, untrustedText } from "./explain.js";
+import { hasPath, nameArg, principalsAt } from "./paths.js";
+import type { Policy } from "./types.js";
+
+/** Options shared by the rules. */
+export interface RuleOptions {
+  /** What would go wrong, appended to the reason, e.g. "untrusted text would choose where the data goes". */
+  why?: string;
+}
+
+/** Options of {@link requireReadableBy}. */
+export interface ReadableByOptions extends RuleOptions {
+  /** Path(s) of the arguments naming the principals (recipients, attendees, people shared with). */
+  principalsFrom?: string | readonly string[];
+  /** Fixed principals that must be able to read the value as well. */
+  principals?: readonly string[];
+}
+
+function checkPath(rule: string, path: unknown): string {
+  if (typeof path !== "string" || path.length === 0) {
+    throw new TypeError(`${rule}(path): path must be a non-empty dotted argument path, got ${JSON.stringify(path)}`);
+  }
+  return path;
+}
+
+function because(reason: string, options: RuleOptions | undefined): string {
+  return options?.why ? `${reason} — ${options.why}` : reason;
+}
+
+function asList(paths: string | readonly string[] | undefined): readonly string[] {
+  if (paths === undefined) return [];
+  return typeof paths === "string" ? [paths] : paths;
+}
+
+/** The argument at `path` must be trusted: no untrusted text chose it. */
+export function requireTrusted(path: string, options?: RuleOptions): Policy {
+  checkPath("requireTrusted", path);
+  return (call) => {
+    if (!hasPath(call.args, path)) return allow();
+    const label = call.label(path);
+    return label.trusted ? allow() : deny(because(untrustedText(call, path, label), options));
+  };
+}
+
+/** The argument at `path` must be public: readable by anyone it may reach. */
+export function requirePublic(path: string, options?: RuleOptions): Policy {
+  checkPath("requirePublic", path);
+  return (call) => {
+    if (!hasPath(call.args, path)) return allow();
+    const label = call.label(path);
+    return label.readers === "public" ? allow() : deny(because(privateText(call, path, label), options));
+  };
+}
+
+/**
+ * The argument at `path` must not be both private and untrusted: untrusted text must not
+ * shape something that carries private data.
+ */
+export function requireTrustedIfPrivate(path: string, options?: RuleOptions): Policy {
+  checkPath("requireTrustedIfPrivate", path);
+  return (call) => {
+    if (!hasPath(call.args, path)) return allow();
+    const label = call.label(path);
+    if (label.trusted || label.readers === "public") return allow();
+    const text = `${nameArg(call.args, path)} is ${secrecyText(label)} and untrusted: ${originText(label)}`;
+    return deny(because(text, options));
+  };
+}
+
+function unreadableBy(label: Label, principals: readonly string[]): string[] {
+  const readers = label.readers;
+  if (readers === "public") return [];
+  const allowed = new Set(readers.map((r) => r.toLowerCase()));
+  return [...new Set(principals)].filter((p) => !allowed.has(p.toLowerCase()));
+}
+
+/**
+ * Everyone the value at `path` reaches must be among its readers: the principals named by
+ * the arguments in `principalsFrom` (a string, a comma-separated list, an array, or objects
+ * with an `email` field) and any fixed `principals`. Public values pass.
+ */
+export function requireReadableBy(path: string, options: ReadableByOptions): Policy {
+  checkPath("requireReadableBy", path);
+  const from = asList(options?.principalsFrom);
+  from.forEach((p) => checkPath("requireReadableBy principalsFrom", p));
+  const fixed = options?.principals ?? [];
+  return (call) => {
+    if (!hasPath(call.args, path)) return allow();
+    const label = call.label(path);
+    const named = from.filter((p) => hasPath(call.args, p));
+    const principals = [...fixed, ...named.flatMap((p) => principalsAt(call.args, p))];
+    const missing = unreadableBy(label, principals);
+    if (missing.length === 0) return allow();
+    const where = named.length > 0 ? ` (named in ${listText(named.map((p) => `\`${p}\``))})` : "";
+    const text = `${privateText(call, path, label)}, so ${listText(missing)}${where} may not read it`;
+    return deny(because(text, options));
+  };
+}
+
+/**
+ * At least one of `paths` must be present. Ready policies use it so that a tool whose
+ * arguments have other names is refused with a hint, rather than silently left unguarded.
+ */
+export function requireOneOf(paths: readonly string[], hint: string): Policy {
+  if (!Array.isArray(paths) || paths.length === 0) throw new TypeError("requireOneOf(paths): expected at least one path");
+  paths.forEach((p) => checkPath("requireOneOf", p));
+  const names = listText(paths.map((p) => `\`${p}\``)).replace(/ and ([^,]+)$/, " or $1");
+  return (call) =>
+    paths.some((p) => hasPath(call.args, p)) ? allow() : deny(`${call.tool} has none of the arguments ${names} — ${hint}`);
+}
+
+/** The call must not sit under a branch or loop that depends on untrusted data. */
+export function requireTrustedContext(options?: RuleOptions): Policy {
+  return (call) => (call.context.trusted ? allow() : deny(because(contextText(call.context), options)));
+}
+
+/** Every rule must allow; the strictest decision wins, with its reasons joined. */
+export function all(...rules: Policy[]): Policy {
+  rules.forEach((r, i) => {
+    if (typeof r !== "function") throw new TypeError(`all(...rules): rule ${i} is not a function`);
+  });
+  return (call: ToolCall): Decision => combineDecisions(...rules.map((rule) => rule(call)));
+}
+
+/** The same rule, but where it would deny it asks a person instead, with the same reason. */
+export function askInstead(rule: Policy): Policy {
+  if (typeof rule !== "function") throw new TypeError("askInstead(rule): rule must be a function");
+  return (call) => {
+    const decision = rule(call);
+    return decision.kind === "deny" ? { kind: "ask", reason: decision.reason } : decision;
+  };
+}

@@ -1,0 +1,118 @@
+import type { Label } from "../labels/index.js";
+import type { JsonSchema, Tool } from "../tools/types.js";
+
+/** The quarantined model: reads untrusted text, has no tools, answers in a JSON Schema. */
+export interface QuarantinedModel {
+  /** Answers `prompt` with a value matching `schema`; throws {@link NotEnoughInformation} when it cannot. */
+  query(request: { prompt: string; schema: JsonSchema }): Promise<unknown>;
+}
+
+/**
+ * Thrown by a quarantined model that lacks the information to answer. The program receives a
+ * catchable `NotEnoughInformationError` carrying the labels of what was read, never a guess.
+ */
+export class NotEnoughInformation extends Error {
+  constructor(message = "the quarantined model does not have enough information to answer") {
+    super(message);
+    this.name = "NotEnoughInformation";
+  }
+}
+
+/** What the host's `approve` callback is given when a policy asks. */
+export interface ApprovalRequest {
+  /** The tool's name. */
+  tool: string;
+  /** The arguments as plain values. */
+  args: Record<string, unknown>;
+  /** Why the policy asks, with the provenance of the arguments that made it ask. */
+  reason: string;
+  /** Per-argument explanation: which source made it untrusted or private. */
+  provenance?: ReadonlyArray<{ path: string; label: Label; explanation: string }>;
+  /** Explanation of the control flow that led to the call. */
+  context?: string;
+}
+
+/** Resource limits of one run. Each ends the run with `error.kind: "limit"` when exceeded. */
+export interface Limits {
+  /** Interpreter steps (statements, loop iterations, calls, callback invocations). Default 20,000,000. */
+  steps?: number;
+  /** Wall time of the interpreter, in milliseconds, tool waits excluded. Default 10,000. */
+  timeMs?: number;
+  /** Approximate bytes allocated by the program over the whole run. Default 256 MiB. */
+  memoryBytes?: number;
+  /** Longest string, in UTF-16 units. Default 16,777,216. */
+  stringLength?: number;
+  /** Longest array. Default 4,194,304. */
+  arrayLength?: number;
+  /** Deepest call nesting. Default 200. */
+  callDepth?: number;
+  /** Tool calls and quarantined-model queries in one run. Default 10,000. */
+  hostCalls?: number;
+}
+
+/** Options of {@link createRuntime}. */
+export interface RuntimeOptions {
+  /** The tools programs may call, from defineTool. */
+  tools?: readonly Tool<any, any>[];
+  /** The quarantined model behind `query_ai_assistant(prompt, schema)`. */
+  quarantined?: QuarantinedModel;
+  /** Asked when a policy says ask; resolves true to let the call go ahead. */
+  approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  /** Resource limits. */
+  limits?: Limits;
+}
+
+/** One tool call in a run's record. */
+export interface CallRecord {
+  tool: string;
+  args: Record<string, unknown>;
+  decision: "allow" | "deny" | "ask";
+  approved?: boolean;
+  reason?: string;
+  /** Label of all arguments together. */
+  argsLabel?: Label;
+  /** Label of the control flow that led to the call. */
+  context?: Label;
+  /** The result as plain JSON, when the call ran and returned. */
+  result?: unknown;
+  /** The error message, when the call ran and threw. */
+  error?: string;
+  /** True when the result came from an earlier attempt (see RunOptions.previous), not a new call. */
+  replayed?: boolean;
+}
+
+/** Why a run did not complete. */
+export interface RunError {
+  kind: "syntax" | "unsupported" | "runtime" | "limit" | "policy";
+  message: string;
+  line?: number;
+  column?: number;
+  /** Label of the error message; planners only show trusted messages to the privileged model. */
+  label?: Label;
+}
+
+/** The result of {@link Runtime.run}. */
+export interface RunResult {
+  status: "completed" | "blocked" | "failed";
+  /** Completion value of the program as a plain value. */
+  value?: unknown;
+  /** Label of `value`, everything nested included. */
+  label?: Label;
+  error?: RunError;
+  /** Every tool call in order. */
+  calls: CallRecord[];
+  /** Lines the program logged with console.log. */
+  logs: string[];
+  /** Quarantined-model queries made, in order. */
+  queries: Array<{ prompt: string; schema: JsonSchema; answer?: unknown; error?: string; label: Label }>;
+  /** Interpreter steps used. */
+  steps: number;
+}
+
+/** A runtime made by {@link createRuntime}. */
+export interface Runtime {
+  /** Runs a program in the supported JavaScript subset. Never throws for a bad program. */
+  run(source: string): Promise<RunResult>;
+  /** The tools this runtime offers, sorted by name. */
+  readonly tools: readonly Tool<any, any>[];
+}

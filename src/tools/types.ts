@@ -1,0 +1,90 @@
+import type { Label } from "../labels/index.js";
+
+/** A JSON Schema object, as accepted by ajv. */
+export type JsonSchema = Record<string, unknown>;
+
+/** A plain JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** What a policy decided about one tool call. */
+export type Decision =
+  | { readonly kind: "allow"; readonly reason?: string }
+  | { readonly kind: "deny"; readonly reason: string }
+  | { readonly kind: "ask"; readonly reason: string };
+
+/** Allows the call. */
+export function allow(reason?: string): Decision {
+  return reason === undefined ? { kind: "allow" } : { kind: "allow", reason };
+}
+
+/** Refuses the call; the run stops with status `"blocked"`. */
+export function deny(reason: string): Decision {
+  return { kind: "deny", reason };
+}
+
+/** Asks a person (the runtime's `approve` callback); without approval the run stops. */
+export function ask(reason: string): Decision {
+  return { kind: "ask", reason };
+}
+
+/** A tool call as a policy sees it, before it runs. */
+export interface ToolCall {
+  /** The tool's name. */
+  readonly tool: string;
+  /** The arguments as plain values. */
+  readonly args: Record<string, unknown>;
+  /**
+   * The joined label of the argument at `path` (`"to"`, `"recipients.0"`), everything nested
+   * inside it included; with no path, of all arguments. An unknown path gives the label of
+   * the nearest existing ancestor.
+   */
+  label(path?: string): Label;
+  /** The label of the control flow that led to this call. */
+  readonly context: Label;
+  /** Every labelled leaf of the arguments: its dotted path and its own joined label. */
+  readonly parts: ReadonlyArray<{ readonly path: string; readonly label: Label }>;
+}
+
+/** A tool a program can call; make one with {@link defineTool}. */
+export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
+  /** How programs call it: `name({ ... })`. Must be a valid JavaScript identifier. */
+  name: string;
+  /** What it does, shown to the planner. */
+  description: string;
+  /** JSON Schema of the one object argument. */
+  parameters?: JsonSchema;
+  /** JSON Schema of the result, shown to the planner when given. */
+  returns?: JsonSchema;
+  /** True for tools whose call changes the world (sinks). Default false. */
+  sideEffect?: boolean;
+  /** Label of the result; default untrusted, public, with the tool's name as source. */
+  label?: (result: R, args: A) => Label;
+  /** Decides each call before it runs. */
+  policy?: (call: ToolCall) => Decision;
+  /** Performs the call. Arguments are plain JSON; the result is plain JSON, possibly with labeled(...) parts. */
+  run: (args: A) => unknown | Promise<unknown>;
+}
+
+/** A tool after {@link defineTool}: its spec with defaults filled in. */
+export interface Tool<A = Record<string, unknown>, R = unknown> extends ToolSpec<A, R> {
+  readonly parameters: JsonSchema;
+  readonly sideEffect: boolean;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Declares a tool. Throws a TypeError naming the problem when the spec is malformed. */
+export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolSpec<A, R>): Tool<A, R> {
+  if (spec === null || typeof spec !== "object") throw new TypeError("defineTool: expected a tool spec object");
+  if (typeof spec.name !== "string" || !IDENTIFIER.test(spec.name)) {
+    throw new TypeError(`defineTool: name must be a JavaScript identifier, got ${JSON.stringify(spec.name)}`);
+  }
+  if (typeof spec.run !== "function") throw new TypeError(`defineTool(${spec.name}): run must be a function`);
+  const parameters = spec.parameters ?? { type: "object", properties: {} };
+  return Object.freeze({
+    ...spec,
+    description: spec.description ?? "",
+    parameters,
+    sideEffect: spec.sideEffect === true,
+  });
+}

@@ -59,6 +59,8 @@ export interface Fn {
   selfL?: Label;
   /** Static properties of a builtin used as a namespace (Number.isInteger, Date.UTC). */
   statics?: Map<string, Val>;
+  /** A namespace JavaScript has as a plain object (Math, JSON, console): `typeof` says "object". */
+  namespaceOnly?: boolean;
   closure?: unknown;
 }
 
@@ -108,7 +110,7 @@ export function typeOf(v: Val): string {
   if (v === null) return "object";
   const t = typeof v;
   if (t !== "object") return t;
-  return (v as Ref).k === FN ? "function" : "object";
+  return (v as Ref).k === FN && !(v as Fn).namespaceOnly ? "function" : "object";
 }
 
 export function truthy(v: Val): boolean {
@@ -178,9 +180,18 @@ export function sameValueZero(a: Val, b: Val): boolean {
 
 const INDEX = /^(?:0|[1-9]\d*)$/;
 
-/** An object's keys in JavaScript's order: integer keys ascending, then insertion order. */
+/**
+ * An Error's `message` and `cause`, and its `name` unless reassigned, are not enumerable in
+ * JavaScript (JSON.stringify(err) is "{}"), so key listings skip them.
+ */
+function hiddenErrorKey(o: Obj, k: string): boolean {
+  return k === "message" || k === "cause" || (k === "name" && o.props.get("name")?.v === o.cls);
+}
+
+/** An object's enumerable keys in JavaScript's order: integer keys ascending, then insertion order. */
 export function ownKeys(o: Obj): string[] {
-  const keys = [...o.props.keys()];
+  let keys = [...o.props.keys()];
+  if (o.cls !== undefined) keys = keys.filter((k) => !hiddenErrorKey(o, k));
   if (!keys.some((k) => INDEX.test(k))) return keys;
   const ints = keys.filter((k) => INDEX.test(k) && Number(k) < 2 ** 32 - 1).sort((a, b) => Number(a) - Number(b));
   const rest = keys.filter((k) => !(INDEX.test(k) && Number(k) < 2 ** 32 - 1));

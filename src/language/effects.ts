@@ -145,7 +145,7 @@ function insideNestedFunction(ancestors: acorn.Node[], rootIndex: number): boole
 }
 
 function jumpLeavesRegion(node: acorn.BreakStatement | acorn.ContinueStatement, ancestors: acorn.Node[], rootIndex: number): boolean {
-  for (let i = ancestors.length - 2; i > rootIndex; i--) {
+  for (let i = ancestors.length - 2; i >= rootIndex; i--) {
     const a = ancestors[i] as acorn.AnyNode;
     if (FUNCTION_TYPES.has(a.type)) return false;
     if (node.label) {

@@ -1,10 +1,9 @@
 import { NotEnoughInformation, type QuarantinedModel } from "../runtime/types.js";
 import type { JsonSchema } from "../tools/types.js";
-import type { NamedReader } from "./anthropic-reader.js";
 import { meteredCall } from "./meter-context.js";
 import type { ReaderRequest } from "./scripted.js";
 import { estimateTokens, type UsageMeter } from "./usage.js";
-import { zeroUsage } from "./types.js";
+import { zeroUsage, type NamedReader } from "./types.js";
 import { createSchemaValidator, type SchemaValidator } from "./validate.js";
 
 /**

@@ -152,11 +152,12 @@ export function createAgent(options: AgentOptions): Agent {
     return { ok: false, stop: { reason: "format", message: `no usable program after ${maxFormatRetries + 1} answers: ${problem}` } };
   }
 
-  async function execute(program: string, attempts: AgentAttempt[]): Promise<RunResult | Stop> {
+  async function execute(program: string, attempts: AgentAttempt[], meter: UsageMeter): Promise<RunResult | Stop> {
     const previous = previousFor(attempts.map((a) => a.result));
     try {
       return await runtime.run(program, previous === undefined ? undefined : { previous });
     } catch (err) {
+      if (meter.exceeded !== undefined) return budgetStop(meter.exceeded);
       return { reason: "runtime-error", message: `the runtime threw: ${(err as Error)?.message ?? String(err)}` };
     }
   }
@@ -171,7 +172,7 @@ export function createAgent(options: AgentOptions): Agent {
     for (let run = 1; ; run++) {
       const got = await obtainProgram(messages, meter);
       if (!got.ok) return finish("failed", got.stop);
-      const outcome = await execute(got.program, attempts);
+      const outcome = await execute(got.program, attempts, meter);
       if (!("status" in outcome)) return finish("failed", outcome);
       attempts.push({ program: got.program, result: outcome });
       if (outcome.status === "completed") return finish("completed", { reason: "completed", message: "the program completed" });

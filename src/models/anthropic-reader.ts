@@ -1,11 +1,12 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { NotEnoughInformation, type QuarantinedModel } from "../runtime/types.js";
+import { NotEnoughInformation } from "../runtime/types.js";
 import type { JsonSchema } from "../tools/types.js";
 import { lazyClient, modelError, textOf, usageFromApi, type AnthropicConnection } from "./anthropic-client.js";
 import { meteredCall } from "./meter-context.js";
 import { READER_SYSTEM_PROMPT, interpretAnswer, outputFormat } from "./reader-output.js";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, REQUEST_OVERHEAD_TOKENS, type UsageMeter } from "./usage.js";
 import { createSchemaValidator } from "./validate.js";
+import type { NamedReader } from "./types.js";
 
 /** Options of {@link anthropicReader}. */
 export interface AnthropicReaderOptions extends AnthropicConnection {
@@ -27,11 +28,6 @@ export class ReaderError extends Error {
     super(message);
     this.name = "ReaderError";
   }
-}
-
-/** A quarantined model with its identifier, as sluice's readers are. */
-export interface NamedReader extends QuarantinedModel {
-  readonly model: string;
 }
 
 /**

@@ -3,7 +3,7 @@ export type { Agent, AgentAttempt, AgentOptions, AgentResult, AgentRuntime, Agen
 export { anthropicPlanner } from "./anthropic-planner.js";
 export type { AnthropicPlannerOptions } from "./anthropic-planner.js";
 export { anthropicReader, ReaderError } from "./anthropic-reader.js";
-export type { AnthropicReaderOptions, NamedReader } from "./anthropic-reader.js";
+export type { AnthropicReaderOptions } from "./anthropic-reader.js";
 export { ModelError } from "./anthropic-client.js";
 export type { AnthropicConnection } from "./anthropic-client.js";
 export { scriptedPlanner, scriptedReader, NOT_ENOUGH_INFORMATION } from "./scripted.js";
@@ -31,4 +31,4 @@ export { plannerSystemPrompt, toolDeclaration } from "./planner-prompt.js";
 export { extractProgram, failureTurn } from "./planner-messages.js";
 export { typeText as schemaToTypeScript } from "./schema-to-ts.js";
 export { READER_SYSTEM_PROMPT } from "./reader-output.js";
-export type { ChatMessage, PlannerModel, PlannerRequest, PlannerResponse, TokenUsage } from "./types.js";
+export type { ChatMessage, NamedReader, PlannerModel, PlannerRequest, PlannerResponse, TokenUsage } from "./types.js";

@@ -20,7 +20,7 @@ export function currentMeter(): UsageMeter | undefined {
   return storage.getStore();
 }
 
-/** What a metered call gets: the signal to pass on, and how it reports its usage. */
+/** What a metered call is given: the signal that aborts it when the wall-time budget runs out. */
 export interface MeteredCall {
   signal: AbortSignal | undefined;
 }

@@ -4,8 +4,7 @@ import { meteredCall } from "./meter-context.js";
 import { programTurn } from "./planner-messages.js";
 import { estimateTokens, type UsageMeter } from "./usage.js";
 import { createSchemaValidator } from "./validate.js";
-import { zeroUsage, type PlannerModel, type PlannerRequest, type PlannerResponse, type TokenUsage } from "./types.js";
-import type { NamedReader } from "./anthropic-reader.js";
+import { zeroUsage, type NamedReader, type PlannerModel, type PlannerRequest, type PlannerResponse, type TokenUsage } from "./types.js";
 
 /**
  * Offline models for tests, demos and the CLI without a key. They make no network calls and

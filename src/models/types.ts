@@ -1,3 +1,5 @@
+import type { QuarantinedModel } from "../runtime/types.js";
+
 /**
  * The shapes shared by the privileged planner, the agent loop and the usage meter.
  * The quarantined reader's interface is `QuarantinedModel` from src/runtime/types.ts.
@@ -72,4 +74,10 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 /** All tokens of a usage, cached ones included. */
 export function totalTokens(u: TokenUsage): number {
   return u.input + u.cacheRead + u.cacheWrite + u.output;
+}
+
+/** A quarantined model with its identifier, as sluice's readers are. */
+export interface NamedReader extends QuarantinedModel {
+  /** Model identifier, used for pricing and records. */
+  readonly model: string;
 }

@@ -11,13 +11,16 @@ import type { JsonSchema, Tool, ToolCall } from "../tools/types.js";
 import { type CallRecord, NotEnoughInformation, type RunResult, type RuntimeOptions } from "./types.js";
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-const validators = new WeakMap<object, ReturnType<typeof ajv.compile>>();
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
 
+/** Compiled validators, shared by every runtime: compiling a schema costs far more than using it. */
 function validatorFor(schema: JsonSchema) {
-  let v = validators.get(schema);
+  const key = JSON.stringify(schema);
+  let v = validators.get(key);
   if (v === undefined) {
     v = ajv.compile(schema);
-    validators.set(schema, v);
+    if (validators.size > 1000) validators.clear();
+    validators.set(key, v);
   }
   return v;
 }

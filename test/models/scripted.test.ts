@@ -71,3 +71,11 @@ describe("scriptedReader", () => {
     expect(meter.report().steps).toBe(1);
   });
 });
+
+describe("schema checks shared by the readers", () => {
+  test("formats are enforced when known and accepted unchecked when not", async () => {
+    const reader = scriptedReader({ mail: "not-an-email", phone: "+1 555" });
+    await expect(reader.query({ prompt: "mail", schema: { type: "string", format: "email" } })).rejects.toThrow(/must match format "email"/);
+    await expect(reader.query({ prompt: "phone", schema: { type: "string", format: "phone-number" } })).resolves.toBe("+1 555");
+  });
+});

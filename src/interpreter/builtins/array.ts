@@ -8,7 +8,7 @@ import { callFunction } from "../compile/functions.js";
 import { typeError } from "../errors.js";
 import { enterPc, join2, leavePc, reshape, stored, underPc, upgradeCallee, withContents, writeThrough } from "../rules.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
-import { ARR, BOT, type Arr, type Val, elemLabel, isRef, newArr, sameValueZero, toStr, truthy, toNum, toKey } from "../values.js";
+import { ARR, BOT, type Arr, type Val, elemLabel, isRef, newArr, toStr, truthy, toNum, toKey } from "../values.js";
 import { type Builtin, argsLabel, asArray, builtin, relIndex, ret, toInt } from "./util.js";
 
 const base = (a: Arr, selfL: Label): Label => join2(selfL, a.label);
@@ -101,7 +101,7 @@ const methods: Record<string, Builtin> = {
     writeThrough(selfL);
     const len = a.items.length;
     const start = relIndex(args[0], len, 0);
-    const count = args.length < 2 ? len - start : Math.min(Math.max(toInt(args[1], 0), 0), len - start);
+    const count = args.length === 0 ? 0 : args.length < 2 ? len - start : Math.min(Math.max(toInt(args[1], 0), 0), len - start);
     const inserted = args.slice(2);
     checkArrayLength(len + inserted.length);
     const b = base(a, selfL);
@@ -285,7 +285,9 @@ function search(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: "ind
   let l = join2(base(a, selfL), argsLabel(args, argLs));
   for (let i = 0; i < a.items.length; i++) l = join2(l, lbl(a, i));
   const x = args[0];
-  const v = kind === "includes" ? a.items.some((y) => sameValueZero(y, x)) : kind === "indexOf" ? a.items.indexOf(x, toInt(args[1], 0)) : a.items.lastIndexOf(x);
+  const from = toInt(args[1], kind === "lastIndexOf" ? a.items.length - 1 : 0);
+  // Our values compare as the host's do: primitives by value, references by identity.
+  const v = kind === "includes" ? a.items.includes(x, from) : kind === "indexOf" ? a.items.indexOf(x, from) : a.items.lastIndexOf(x, from);
   return ret(v, l);
 }
 

@@ -64,7 +64,8 @@ export function makeDate(args: Val[], argLs: Label[]): Val {
   let t: number;
   if (args.length === 1) {
     const a = args[0];
-    t = typeof a === "object" && a !== null && a.k === DATE ? a.t : typeof a === "string" ? Date.parse(a) : toNum(a);
+    // The host's Date applies TimeClip: out of range is NaN, fractions are cut.
+    t = typeof a === "object" && a !== null && a.k === DATE ? a.t : typeof a === "string" ? Date.parse(a) : new Date(toNum(a)).getTime();
   } else t = new Date(...(args.map(toNum) as [number, number])).getTime();
   const l = argsLabel(args, argLs);
   return ret({ k: DATE, t, label: l }, l);

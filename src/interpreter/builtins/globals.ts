@@ -6,11 +6,11 @@ import type { Label } from "../../labels/index.js";
 import { throwError, makeError } from "../errors.js";
 import { join2, withContents } from "../rules.js";
 import { charge, checkString, st } from "../state.js";
-import { ARR, BOT, type Fn, type Val, isRef, toNum, toStr, truthy } from "../values.js";
+import { ARR, BOT, OBJ, type Fn, type Val, isRef, toNum, toStr, truthy } from "../values.js";
 import { arrayStatics } from "./array.js";
 import { dateStatics, makeDate } from "./date.js";
 import { parse, stringify, toJsonData } from "./json.js";
-import { numberStatics, numeric, parseFloatImpl, parseIntImpl } from "./number.js";
+import { numberStatics, numeric } from "./number.js";
 import { objectStatics } from "./object.js";
 import { argsLabel, fnValue, ret } from "./util.js";
 
@@ -45,6 +45,7 @@ const math = namespace("Math", {
 });
 
 const json = namespace("JSON", { stringify, parse });
+math.namespaceOnly = json.namespaceOnly = true;
 
 function convert(name: string, f: (v: Val) => Val, statics: Record<string, Impl | Val> = {}): Fn {
   const ns = namespace(name, statics);
@@ -56,6 +57,14 @@ function errorType(cls: string): Fn {
   return fnValue(cls, (args, argLs) => {
     const l = argLs[0] ?? BOT;
     const e = makeError(cls, args[0] === undefined ? "" : toStr(args[0]), withContents(args[0], l));
+    const opts = args[1];
+    if (isRef(opts) && opts.k === OBJ) {
+      const ol = join2(argLs[1] ?? BOT, opts.label);
+      const cause = opts.props.get("cause");
+      if (cause !== undefined) e.props.set("cause", { v: cause.v, l: join2(ol, cause.l) });
+      // Whether there is a cause depends on which keys the options have.
+      e.shape = join2(ol, opts.shape);
+    }
     return ret(e, BOT);
   });
 }
@@ -74,6 +83,7 @@ const consoleNs = namespace("console", {
     return ret(undefined, BOT);
   },
 });
+consoleNs.namespaceOnly = true;
 for (const alias of ["info", "warn", "error", "debug"]) consoleNs.statics!.set(alias, consoleNs.statics!.get("log")!);
 
 /** The builtin globals, shared by every run (they hold no state a program can change). */
@@ -96,10 +106,12 @@ export function builtinGlobals(): Map<string, Val> {
   for (const cls of ["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "NotEnoughInformationError"]) g.set(cls, errorType(cls));
   ((g.get("Object") as Fn).statics!.get("assign") as Fn).mutates = "arg0";
   ((g.get("Array") as Fn).statics!.get("from") as Fn).callsArgs = true;
+  for (const name of ["stringify", "parse"]) (json.statics!.get(name) as Fn).callsArgs = true;
   g.set("Promise", promise);
   g.set("console", consoleNs);
-  g.set("parseInt", fnValue("parseInt", parseIntImpl));
-  g.set("parseFloat", fnValue("parseFloat", parseFloatImpl));
+  // The same functions as Number.parseInt and Number.parseFloat, as in JavaScript.
+  g.set("parseInt", (g.get("Number") as Fn).statics!.get("parseInt")!);
+  g.set("parseFloat", (g.get("Number") as Fn).statics!.get("parseFloat")!);
   g.set("isNaN", fnValue("isNaN", (args, argLs) => ret(Number.isNaN(toNum(args[0])), argsLabel(args, argLs))));
   g.set("isFinite", fnValue("isFinite", (args, argLs) => ret(Number.isFinite(toNum(args[0])), argsLabel(args, argLs))));
   g.set("NaN", NaN);

@@ -1,16 +1,30 @@
 /**
  * JSON. Rule: `JSON.stringify` carries the label of everything it serialised (the deep label);
- * `JSON.parse` labels every part it builds with the text's label.
+ * `JSON.parse` labels every part it builds with the text's label. Replacer and reviver
+ * functions are in json-callbacks.ts.
  */
 import type { Label } from "../../labels/index.js";
 import { throwError } from "../errors.js";
-import { deepLabel, join2 } from "../rules.js";
+import { deepLabel, join2, withContents } from "../rules.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type Val, isRef, newArr, newObj, ownKeys, toNum, toStr } from "../values.js";
+import { replaceAll, revive } from "./json-callbacks.js";
 import { ret } from "./util.js";
 
+/** The keys an array replacer allows (`JSON.stringify(v, ["a", "b"])`), in its order, once each. */
+export type AllowList = string[] | undefined;
+
+export function allowList(replacer: Val): AllowList {
+  if (!isRef(replacer) || replacer.k !== ARR) return undefined;
+  const keys: string[] = [];
+  for (const x of replacer.items) {
+    if ((typeof x === "string" || typeof x === "number") && !keys.includes(String(x))) keys.push(String(x));
+  }
+  return keys;
+}
+
 /** Converts a value to plain JSON data (undefined where JSON omits it). */
-export function toJsonData(v: Val, seen: Set<Val> = new Set()): unknown {
+export function toJsonData(v: Val, seen: Set<Val> = new Set(), allow?: AllowList): unknown {
   if (!isRef(v)) return typeof v === "number" && !Number.isFinite(v) ? null : v;
   if (seen.has(v)) return throwError("TypeError", "Converting circular structure to JSON", BOT);
   switch (v.k) {
@@ -23,7 +37,7 @@ export function toJsonData(v: Val, seen: Set<Val> = new Set()): unknown {
     case ARR: {
       seen.add(v);
       const out = v.items.map((x) => {
-        const j = toJsonData(x, seen);
+        const j = toJsonData(x, seen, allow);
         return j === undefined ? null : j;
       });
       seen.delete(v);
@@ -32,8 +46,10 @@ export function toJsonData(v: Val, seen: Set<Val> = new Set()): unknown {
     case OBJ: {
       seen.add(v);
       const out: Record<string, unknown> = {};
-      for (const k of ownKeys(v)) {
-        const j = toJsonData(v.props.get(k)!.v, seen);
+      // An allow list reads each listed key, enumerable or not (an Error's message too).
+      for (const k of allow ?? ownKeys(v)) {
+        const slot = v.props.get(k);
+        const j = slot === undefined ? undefined : toJsonData(slot.v, seen, allow);
         if (j !== undefined) out[k] = j;
       }
       seen.delete(v);
@@ -43,12 +59,17 @@ export function toJsonData(v: Val, seen: Set<Val> = new Set()): unknown {
 }
 
 export function stringify(args: Val[], argLs: Label[]): Val {
-  const [v, , space] = args;
-  const data = toJsonData(v);
+  const [v, replacer, space] = args;
+  let l = join2(argLs[0] ?? BOT, st.mutants.stringifyShallow ? BOT : deepLabel(v));
+  let data: unknown;
+  if (isRef(replacer) && replacer.k === FN) ({ data, l } = replaceAll(v, l, replacer, argLs[1] ?? BOT));
+  else {
+    data = toJsonData(v, new Set(), allowList(replacer));
+    l = join2(l, withContents(replacer, argLs[1] ?? BOT));
+  }
   const indent = space === undefined ? undefined : typeof space === "number" ? Math.min(10, space) : toStr(space).slice(0, 10);
   const s = data === undefined ? undefined : JSON.stringify(data, null, indent);
   if (s !== undefined) (charge(2 * s.length), checkString(s));
-  const l = join2(argLs[0] ?? BOT, st.mutants.stringifyShallow ? BOT : deepLabel(v));
   return ret(s, join2(l, argLs[2] ?? BOT));
 }
 
@@ -77,6 +98,11 @@ export function parse(args: Val[], argLs: Label[]): Val {
     data = JSON.parse(toStr(args[0]));
   } catch (err) {
     return throwError("SyntaxError", (err as Error).message, l);
+  }
+  const reviver = args[1];
+  if (isRef(reviver) && reviver.k === FN) {
+    const out = revive(fromJsonData(data, l), l, reviver, argLs[1] ?? BOT);
+    return ret(out.v, out.l);
   }
   return ret(fromJsonData(data, l), l);
 }

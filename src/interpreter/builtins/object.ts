@@ -74,7 +74,12 @@ export const objectStatics = {
     if (!isRef(target) || target.k !== OBJ) return throwError("TypeError", `Object.assign needs an object target, got ${describe(target)}`, tl);
     writeThrough(tl);
     for (let i = 1; i < args.length; i++) {
-      const { entries, shape } = entriesOf(args[i] ?? null, argLs[i] ?? BOT, "assign");
+      // JavaScript skips null and undefined sources; whether one was null still shapes the target.
+      if (args[i] === null || args[i] === undefined) {
+        target.shape = join2(target.shape, argLs[i] ?? BOT);
+        continue;
+      }
+      const { entries, shape } = entriesOf(args[i], argLs[i] ?? BOT, "assign");
       for (const e of entries) writeSlot(target as Obj, e.key, e.v, e.l, BOT);
       // Which keys arrive depends on the source's shape.
       target.shape = join2(target.shape, shape);
@@ -82,6 +87,7 @@ export const objectStatics = {
     return ret(target, tl);
   },
   freeze: (args: Val[], argLs: Label[]) => ret(args[0], argLs[0] ?? BOT),
+  is: (args: Val[], argLs: Label[]) => ret(Object.is(args[0], args[1]), join2(argLs[0] ?? BOT, argLs[1] ?? BOT)),
   hasOwn: (args: Val[], argLs: Label[]) => {
     const o = args[0];
     const l = join2(argLs[0] ?? BOT, argLs[1] ?? BOT);

@@ -5,6 +5,7 @@
 import type { Label } from "../../labels/index.js";
 import { RE2JS } from "re2js";
 import { callFunction } from "../compile/functions.js";
+import { throwError } from "../errors.js";
 import { join2 } from "../rules.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { BOT, type ReV, type Val, newArr, toStr } from "../values.js";
@@ -23,11 +24,7 @@ function groups(m: ReturnType<RE2JS["matcher"]>, count: number): Val[] {
 }
 
 /** `s.match(re)` without the g flag, and `re.exec(s)`: the first match and its groups, or null. */
-export function matchOnce(s: string, re: ReV | string, l: Label, from = 0): Val {
-  if (typeof re === "string") {
-    const at = s.indexOf(re);
-    return at < 0 ? null : newArr([re], null, l);
-  }
+export function matchOnce(s: string, re: ReV, l: Label, from = 0): Val {
   const m = re.re.matcher(s);
   if (!m.find(from)) return null;
   return newArr(groups(m, re.re.groupCount()), null, l);
@@ -46,18 +43,39 @@ export function matchAll(s: string, re: ReV, l: Label): Val {
   return out.length === 0 ? null : newArr(out, null, l);
 }
 
-/** Expands `$1`, `$&`, `$<name>`, `$$` in a replacement string. */
-function expand(rep: string, g: Val[], named: Record<string, number>): string {
-  return rep.replace(/\$(\$|&|\d{1,2}|<[^>]*>)/g, (all, k: string) => {
+/**
+ * Expands `$1`/`$01`, `$&`, `` $` ``, `$'`, `$<name>`, `$$` in a replacement string as
+ * GetSubstitution does: a group number past the last group, and `$0`, stay literal text.
+ */
+export function expand(rep: string, g: Val[], named: Record<string, number>, at: number, s: string): string {
+  if (!rep.includes("$")) return rep;
+  const m = g.length - 1;
+  const group = (i: number): string => toStr(g[i] ?? "");
+  return rep.replace(/\$(\$|&|`|'|\d\d?|<[^>]*>)/g, (all, k: string) => {
     if (k === "$") return "$";
-    if (k === "&") return toStr(g[0] ?? "");
+    if (k === "&") return group(0);
+    if (k === "`") return s.slice(0, at);
+    if (k === "'") return s.slice(at + toStr(g[0] ?? "").length);
     if (k.startsWith("<")) {
+      if (Object.keys(named).length === 0) return all;
       const i = named[k.slice(1, -1)];
-      return i === undefined ? all : toStr(g[i] ?? "");
+      return i === undefined ? "" : group(i);
     }
-    const i = Number(k);
-    return i < g.length ? toStr(g[i] ?? "") : all;
+    const two = Number(k);
+    if (k.length === 2 && two >= 1 && two <= m) return group(two);
+    const one = Number(k[0]);
+    if (one >= 1 && one <= m) return group(one) + k.slice(1);
+    return all;
   });
+}
+
+/** A string used where a pattern is expected (`match`, `search`): compiled as RE2 does a literal. */
+export function stringPattern(p: string, l: Label): ReV {
+  try {
+    return { k: 5, source: p, flags: "", re: RE2JS.compile(RE2JS.translateRegExp(p), 0), label: l, lastIndex: 0 };
+  } catch (err) {
+    return throwError("SyntaxError", `Invalid regular expression: /${p}/: ${(err as Error).message}`, l);
+  }
 }
 
 /** `s.replace(re, rep)`: a string replacement or a function called per match (a callback). */
@@ -75,7 +93,7 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean):
     if (typeof rep === "object" && rep !== null && rep.k === 3) {
       const r = callFunction(rep, l, [...g, start, s], [...g.map(() => l), l, l]);
       out += toStr(r);
-    } else out += expand(toStr(rep), g, named);
+    } else out += expand(toStr(rep), g, named, start, s);
     checkString(out);
     last = end;
     if (!all) break;
@@ -83,21 +101,43 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean):
   return out + s.slice(last);
 }
 
-export function splitRe(s: string, re: ReV, limit?: number): string[] {
+/**
+ * `s.split(re, limit)` as JavaScript's splitter does it: an empty match where the current piece
+ * starts is skipped, and a match is only looked for at positions before the end.
+ */
+export function splitRe(s: string, re: ReV, limit = 2 ** 32 - 1): Val[] {
+  if (limit === 0) return [];
   const m = re.re.matcher(s);
-  const out: string[] = [];
-  let last = 0;
-  while (m.find()) {
+  if (s.length === 0) return m.find() ? [] : [s];
+  const out: Val[] = [];
+  let p = 0;
+  let q = 0;
+  while (q < s.length) {
     step();
-    if (m.end() === m.start() && (m.start() === 0 || m.start() === s.length)) continue;
-    if (m.end() === m.start() && m.start() === last && out.length === 0 && last === 0) continue;
-    out.push(s.slice(last, m.start()));
-    for (let g = 1; g <= re.re.groupCount(); g++) out.push(m.group(g) ?? (undefined as unknown as string));
-    last = m.end();
-    if (limit !== undefined && out.length >= limit) return out.slice(0, limit);
+    if (!m.find(q) || m.start() >= s.length) break;
+    const end = m.end();
+    if (end === p) {
+      q = advance(s, m.start(), re.flags.includes("u"));
+      continue;
+    }
+    out.push(s.slice(p, m.start()));
+    if (out.length === limit) return out;
+    for (let g = 1; g <= re.re.groupCount(); g++) {
+      out.push(m.group(g) ?? undefined);
+      if (out.length === limit) return out;
+    }
+    checkArrayLength(out.length);
+    p = q = end;
   }
-  out.push(s.slice(last));
-  return limit !== undefined ? out.slice(0, limit) : out;
+  out.push(s.slice(p));
+  return out;
+}
+
+/** The next position after `i`, stepping over a surrogate pair in unicode mode. */
+function advance(s: string, i: number, unicode: boolean): number {
+  if (!unicode || i + 1 >= s.length) return i + 1;
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? i + 2 : i + 1;
 }
 
 const methods: Record<string, Builtin> = {

@@ -8,8 +8,8 @@ import { callFunction } from "../compile/functions.js";
 import { join2 } from "../rules.js";
 import { throwError } from "../errors.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
-import { BOT, RE, type Val, isRef, newArr, toStr, type ReV } from "../values.js";
-import { matchAll, matchOnce, replaceRe, searchIndex, splitRe } from "./regexp.js";
+import { ARR, BOT, OBJ, RE, type Val, isRef, newArr, toNum, toStr, type ReV } from "../values.js";
+import { expand, matchAll, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
 import { type Builtin, argsLabel, asString, builtin, ret, toInt } from "./util.js";
 
 type Impl = (s: string, args: Val[], l: Label) => Val;
@@ -28,7 +28,7 @@ function m(impl: Impl, flags: { callsArgs?: boolean } = {}): Builtin {
 const str = (v: Val, d = ""): string => (v === undefined ? d : toStr(v));
 const isRe = (v: Val): v is ReV => isRef(v) && v.k === RE;
 
-function strArray(parts: string[], l: Label): Val {
+function strArray(parts: Val[], l: Label): Val {
   checkArrayLength(parts.length);
   charge(16 * parts.length);
   return newArr(parts, null, l);
@@ -38,27 +38,47 @@ function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
   const [pat, rep] = args;
   if (isRe(pat)) return replaceRe(s, pat, rep, l, all || pat.flags.includes("g"));
   const needle = str(pat);
-  if (isRef(rep) && rep.k === 3) {
+  const fn = isRef(rep) && rep.k === 3 ? rep : null;
+  const text = fn === null ? str(rep) : "";
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const at = s.indexOf(needle, from);
+    if (at < 0) break;
     // A function replacement runs once per match, as a callback.
-    let out = "";
-    let from = 0;
-    for (;;) {
-      const at = s.indexOf(needle, from);
-      if (at < 0) break;
-      const r = callFunction(rep, l, [needle, at, s], [l, l, l]);
-      out += s.slice(from, at) + toStr(r);
-      from = at + needle.length;
-      if (!all) break;
-      if (needle.length === 0) {
-        if (from >= s.length) break;
-        out += s[from];
-        from++;
-      }
+    const piece = fn !== null ? toStr(callFunction(fn, l, [needle, at, s], [l, l, l])) : expand(text, [needle], {}, at, s);
+    out = checkString(out + s.slice(from, at) + piece);
+    from = at + needle.length;
+    if (!all) break;
+    if (needle.length === 0) {
+      if (from >= s.length) break;
+      out += s[from];
+      from++;
     }
-    return checkString(out + s.slice(from));
   }
-  const replacement = str(rep);
-  return checkString(all ? s.replaceAll(needle, () => replacement) : s.replace(needle, () => replacement));
+  return checkString(out + s.slice(from));
+}
+
+const COLLATOR_OPTIONS = ["usage", "sensitivity", "ignorePunctuation", "numeric", "caseFirst", "collation"];
+
+/**
+ * `localeCompare` with ICU collation, as JavaScript does. The locale defaults to en-US rather
+ * than the host's, so a run does not depend on the machine it runs on.
+ */
+function collate(s: string, t: string, locales: Val, options: Val, l: Label): number {
+  const locale = locales === undefined ? "en-US" : isRef(locales) && locales.k === ARR ? locales.items.map((x) => toStr(x)) : toStr(locales);
+  const opts: Record<string, string | boolean> = {};
+  if (isRef(options) && options.k === OBJ) {
+    for (const k of COLLATOR_OPTIONS) {
+      const v = options.props.get(k)?.v;
+      if (typeof v === "string" || typeof v === "boolean") opts[k] = v;
+    }
+  }
+  try {
+    return s.localeCompare(t, locale, opts);
+  } catch (err) {
+    return throwError("RangeError", (err as Error).message, l);
+  }
 }
 
 const methods: Record<string, Builtin> = {
@@ -67,7 +87,8 @@ const methods: Record<string, Builtin> = {
   codePointAt: m((s, a) => s.codePointAt(toInt(a[0], 0))),
   at: m((s, a) => s.at(toInt(a[0], 0))),
   indexOf: m((s, a) => s.indexOf(str(a[0], "undefined"), toInt(a[1], 0))),
-  lastIndexOf: m((s, a) => s.lastIndexOf(str(a[0], "undefined"))),
+  // A missing or NaN position means "from the end", as JavaScript's ToNumber gives it.
+  lastIndexOf: m((s, a) => s.lastIndexOf(str(a[0], "undefined"), a[1] === undefined ? Infinity : toNum(a[1]))),
   includes: m((s, a) => s.includes(str(a[0], "undefined"), toInt(a[1], 0))),
   startsWith: m((s, a) => s.startsWith(str(a[0], "undefined"), toInt(a[1], 0))),
   endsWith: m((s, a) => (a[1] === undefined ? s.endsWith(str(a[0], "undefined")) : s.endsWith(str(a[0], "undefined"), toInt(a[1], s.length)))),
@@ -91,20 +112,20 @@ const methods: Record<string, Builtin> = {
   }),
   concat: m((s, a) => checkString(s + a.map((x) => toStr(x)).join(""))),
   split: m((s, a, l) => {
-    const limit = a[1] === undefined ? undefined : toInt(a[1], 0);
-    if (a[0] === undefined) return strArray([s], l);
+    // ToUint32, so a negative limit means "no limit".
+    const limit = a[1] === undefined ? undefined : toNum(a[1]) >>> 0;
+    if (a[0] === undefined) return strArray(limit === 0 ? [] : [s], l);
     const parts = isRe(a[0]) ? splitRe(s, a[0], limit) : s.split(str(a[0]), limit);
     return strArray(parts, l);
   }),
   replace: m((s, a, l) => replaceWith(s, a, l, false), { callsArgs: true }),
   replaceAll: m((s, a, l) => replaceWith(s, a, l, true), { callsArgs: true }),
   match: m((s, a, l) => {
-    const re = a[0];
-    if (!isRe(re)) return matchOnce(s, str(re), l);
+    const re = isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l);
     return re.flags.includes("g") ? matchAll(s, re, l) : matchOnce(s, re, l);
   }),
-  search: m((s, a) => (isRe(a[0]) ? searchIndex(s, a[0]) : s.indexOf(str(a[0])))),
-  localeCompare: m((s, a) => (s < str(a[0]) ? -1 : s > str(a[0]) ? 1 : 0)),
+  search: m((s, a, l) => searchIndex(s, isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l))),
+  localeCompare: m((s, a, l) => collate(s, str(a[0], "undefined"), a[1], a[2], l)),
   normalize: m((s, a) => s.normalize(a[0] === undefined ? "NFC" : (str(a[0]) as "NFC"))),
   toString: m((s) => s),
   valueOf: m((s) => s),

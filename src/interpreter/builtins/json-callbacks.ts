@@ -1,0 +1,93 @@
+/**
+ * `JSON.stringify(v, replacerFn)` and `JSON.parse(text, reviverFn)`: the function is called
+ * once per key, as a callback. Rule: each call runs under the pc of the whole input (its deep
+ * label, which decides which keys there are) and the function's label; the result joins that
+ * label and every answer's label, contents included.
+ */
+import type { Label } from "../../labels/index.js";
+import { callFunction } from "../compile/functions.js";
+import { throwError } from "../errors.js";
+import { enterPc, join2, leavePc, underPc, upgradeCallee, withContents } from "../rules.js";
+import { st, step } from "../state.js";
+import { ARR, DATE, FN, OBJ, RE, type Fn, type Val, isRef, ownKeys, setElemLabel } from "../values.js";
+
+/** Runs `walk` under the pc `d` and upgrades what the callback may write when it ends. */
+function underCallback<T>(cb: Fn, d: Label, walk: () => T): T {
+  const guarded = !underPc(d);
+  const saved = guarded ? enterPc(d) : st.spc;
+  try {
+    return walk();
+  } finally {
+    if (guarded) leavePc(saved);
+    upgradeCallee(cb, d);
+  }
+}
+
+/** Plain JSON data of `v` with `cb(key, value)` applied to every key, as JSON.stringify does. */
+export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknown; l: Label } {
+  const d = join2(l, cbL);
+  let acc = d;
+  const seen = new Set<Val>();
+  const call = (key: string, x: Val): Val => {
+    step();
+    // A Date is turned into its JSON string before the replacer sees it.
+    const before = isRef(x) && x.k === DATE ? (Number.isNaN(x.t) ? null : new Date(x.t).toISOString()) : x;
+    const r = callFunction(cb, cbL, [key, before], [d, d]);
+    acc = join2(acc, withContents(r, st.l));
+    return r;
+  };
+  const walk = (key: string, x: Val): unknown => {
+    const r = call(key, x);
+    if (!isRef(r)) return typeof r === "number" && !Number.isFinite(r) ? null : r;
+    if (r.k === FN) return undefined;
+    if (r.k === DATE || r.k === RE) return {};
+    if (seen.has(r)) return throwError("TypeError", "Converting circular structure to JSON", d);
+    seen.add(r);
+    try {
+      if (r.k === ARR) return r.items.map((e, i) => walk(String(i), e) ?? null);
+      const out: Record<string, unknown> = {};
+      for (const k of ownKeys(r)) {
+        const j = walk(k, r.props.get(k)!.v);
+        if (j !== undefined) out[k] = j;
+      }
+      return out;
+    } finally {
+      seen.delete(r);
+    }
+  };
+  const data = underCallback(cb, d, () => walk("", v));
+  return { data, l: acc };
+}
+
+/**
+ * Applies a reviver to parsed data, innermost values first: an answer of undefined deletes the
+ * key, any other answer replaces the value, as JSON.parse does.
+ */
+export function revive(v: Val, l: Label, cb: Fn, cbL: Label): { v: Val; l: Label } {
+  const d = join2(l, cbL);
+  let acc = d;
+  const walk = (key: string, x: Val): { v: Val; l: Label } => {
+    step();
+    if (isRef(x) && x.k === ARR) {
+      x.items.forEach((e, i) => {
+        const r = walk(String(i), e);
+        x.items[i] = r.v;
+        setElemLabel(x, i, r.l);
+      });
+    } else if (isRef(x) && x.k === OBJ) {
+      for (const k of ownKeys(x)) {
+        const r = walk(k, x.props.get(k)!.v);
+        if (r.v === undefined) x.props.delete(k);
+        else x.props.set(k, { v: r.v, l: r.l });
+        // Which keys remain depends on the answer.
+        x.shape = join2(x.shape, r.l);
+      }
+    }
+    const out = callFunction(cb, cbL, [key, x], [d, d]);
+    const ol = join2(d, withContents(out, st.l));
+    acc = join2(acc, ol);
+    return { v: out, l: ol };
+  };
+  const top = underCallback(cb, d, () => walk("", v));
+  return { v: top.v, l: join2(acc, top.l) };
+}

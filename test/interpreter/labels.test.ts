@@ -1,0 +1,105 @@
+/**
+ * The label of a program's value, construct by construct: what must be tainted (explicit and
+ * implicit flows) and what must stay trusted (no over-tainting).
+ */
+import { describe, expect, it } from "vitest";
+import { createRuntime } from "../../src/index.js";
+import { mixedList, secretSource, trustedSource, untrustedSource } from "../support/tools.js";
+
+const U = { a: 1, b: "yes", c: false, list: [1, 2, 3], nested: { deep: "x" } };
+
+async function labelOf(program: string) {
+  const runtime = createRuntime({
+    tools: [untrustedSource(U), secretSource({ key: "k", n: 7 }), trustedSource({ n: 2, name: "bob" }), mixedList([{ a: "x", n: 1 }, { a: "y", n: 2 }, { a: "z", n: 3 }], [1])],
+  });
+  const r = await runtime.run(`const u = read_untrusted(); const t = read_trusted(); const l = read_list();\n${program}`);
+  expect(r.error, program).toBeUndefined();
+  return r.label!;
+}
+
+/** [what, program, trusted afterwards?] */
+const cases: Array<[string, string, boolean]> = [
+  // Explicit flows
+  ["a literal", `1 + 2`, true],
+  ["trusted data through string methods", `"Hi " + t.name.toUpperCase()`, true],
+  ["a field of untrusted data", `u.a`, false],
+  ["arithmetic with untrusted", `t.n * 2 + u.a`, false],
+  ["a template over untrusted", "`x${u.b}`", false],
+  ["String() of an untrusted object", `String(u.list)`, false],
+  ["JSON.stringify of an untrusted part", `JSON.stringify({ x: 1, y: u.b })`, false],
+  ["JSON.stringify of trusted parts", `JSON.stringify({ x: 1, y: t.name })`, true],
+  ["an untrusted key", `const o = { a: 1, yes: 2 }; o[u.b]`, false],
+  ["length of an untrusted list", `u.list.length`, false],
+  ["an error message built from untrusted text", `try { throw new Error(u.b) } catch (e) { e.message }`, false],
+  ["split of untrusted text", `u.b.split("")[0]`, false],
+  ["regex over untrusted text", `/y/.test(u.b)`, false],
+  ["Object.keys of an object with an untrusted key", `const o = {}; o[u.b] = 1; Object.keys(o).length`, false],
+  ["Object.keys of a trusted object", `Object.keys({ a: 1, b: 2 }).length`, true],
+  // Containers keep per-part labels
+  ["a trusted neighbour of an untrusted item", `l[0].a`, true],
+  ["the untrusted item itself", `l[1].a`, false],
+  ["map keeps per-element labels", `l.map((e) => e.n * 2)[2]`, true],
+  ["map's untrusted element", `l.map((e) => e.n * 2)[1]`, false],
+  ["slice keeps labels", `l.slice(2)[0].a`, true],
+  ["filter's result depends on every decision", `l.filter((e) => e.a !== "y").length`, false],
+  ["find depends on the decisions made", `l.find((e) => e.a === "z").n`, false],
+  ["some depends on the decisions made", `l.some((e) => e.a === "y")`, false],
+  ["sort order depends on comparisons", `[...l].sort((x, y) => x.a < y.a ? 1 : -1)[0].n`, false],
+  ["reduce over an untrusted element", `l.reduce((acc, e) => acc + e.n, 0)`, false],
+  ["includes compares every element", `l.map((e) => e.a).includes("x")`, false],
+  ["join joins the elements' labels", `l.map((e) => e.a).join(",")`, false],
+  // Implicit flows
+  ["if: the taken branch", `let x = 0; if (u.c === false) { x = 1; } x`, false],
+  ["if: the branch not taken", `let x = 0; if (u.c) { x = 1; } x`, false],
+  ["if with a trusted condition", `let x = 0; if (t.n > 1) { x = 1; } x`, true],
+  ["?: decides the value", `u.c ? 1 : 2`, false],
+  ["&& decides the value", `u.c && 1`, false],
+  ["|| short-circuit assignment not taken", `let x = 0; u.a > 0 || (x = 5); x`, false],
+  ["?? decides", `u.missing ?? 3`, false],
+  ["switch on untrusted", `let x = 0; switch (u.a) { case 1: x = 1; break; default: x = 2; } x`, false],
+  ["a loop bounded by untrusted data", `let n = 0; for (const x of u.list) { n = 1; } n`, false],
+  ["while on untrusted", `let n = 0; while (n < u.a) { n++; } n`, false],
+  ["break under untrusted, variable written after the break", `let n = 0; for (const x of [1, 2, 3]) { if (u.c) break; n = x; } n`, false],
+  ["continue under untrusted", `let n = 0; for (const x of [1, 2, 3]) { if (u.a === x) continue; n += 1; } n`, false],
+  ["return under untrusted", `function f() { if (u.c) return 1; return 2; } f()`, false],
+  ["a variable written by a function after an early return", `let n = 0; function f() { if (u.c) return; n = 1; } f(); n`, false],
+  ["a variable written by a function called under a branch not taken", `let n = 0; function f() { n = 1; } if (u.c) f(); n`, false],
+  ["an object field written under a branch not taken", `const o = { k: 0 }; if (u.c) o.k = 1; o.k`, false],
+  ["an array pushed under a branch not taken", `const a = []; if (u.c) a.push(1); a.length`, false],
+  ["aliasing: a write through another name", `const a = { k: 0 }; const b = a; if (u.c) b.k = 1; a.k`, false],
+  ["a callback decides what a variable holds", `let seen = 0; u.list.forEach((x) => { if (x > 2) seen = x; }); seen`, false],
+  ["throw under untrusted, caught", `let x = 0; try { if (u.c) throw 1; x = 1; } catch (e) { x = 2; } x`, false],
+  ["an exception decided by untrusted data", `let x = 0; try { u.nested.missing.deep; x = 1; } catch (e) { x = 2; } x`, false],
+  ["a trusted value computed after an untrusted branch closed", `let x = 0; if (u.c) { x = 1; } let y = t.n + 1; y`, true],
+  ["a trusted value after a loop with an untrusted break", `for (const x of [1, 2]) { if (u.c) break; } t.n`, true],
+  ["destructuring defaults decided by untrusted data", `const { missing = 5 } = u; missing`, false],
+  ["an optional chain decided by untrusted data", `u.nothing?.deep ?? 1`, false],
+];
+
+describe("labels of values", () => {
+  it.each(cases)("%s", async (_what, program, trusted) => {
+    const label = await labelOf(program);
+    expect(label.trusted).toBe(trusted);
+  });
+
+  it("secret data keeps its readers through computation", async () => {
+    const runtime = createRuntime({ tools: [secretSource({ key: "k", n: 7 })] });
+    const r = await runtime.run(`const s = read_secret(); s.key.toUpperCase() + "!"`);
+    expect(r.label?.readers).toEqual(["alice"]);
+    expect(r.label?.trusted).toBe(true);
+  });
+
+  it("joining secret and untrusted data keeps both restrictions and both sources", async () => {
+    const runtime = createRuntime({ tools: [secretSource({ key: "k" }), untrustedSource({ b: "x" })] });
+    const r = await runtime.run(`const s = read_secret(); const u = read_untrusted(); s.key + u.b`);
+    expect(r.label?.readers).toEqual(["alice"]);
+    expect(r.label?.trusted).toBe(false);
+    expect(r.label?.sources).toEqual(["email:eve@evil.com", "file:secret.txt"]);
+  });
+
+  it("tool calls carry the control flow that led to them", async () => {
+    const runtime = createRuntime({ tools: [untrustedSource({ c: true }), trustedSource({ n: 1 })] });
+    const r = await runtime.run(`const u = read_untrusted(); if (u.c) { read_trusted(); } read_trusted();`);
+    expect(r.calls.map((c) => c.context?.trusted)).toEqual([true, false, true]);
+  });
+});

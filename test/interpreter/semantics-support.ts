@@ -1,0 +1,95 @@
+/**
+ * Differential testing against V8: a program's completion value under sluice must equal what
+ * `node:vm` gives for the same source, after the same plain-data conversion the runtime uses.
+ */
+import vm from "node:vm";
+import { describe, expect, it } from "vitest";
+import { createRuntime } from "../../src/index.js";
+
+const tag = (x: object): string => Object.prototype.toString.call(x);
+
+/**
+ * Mirrors src/interpreter/convert.ts `toPlain` for host values: the vm realm's arrays, errors
+ * and dates fail `instanceof` here, so kinds are told apart by their internal tag.
+ */
+export function plain(x: unknown, seen: Set<unknown> = new Set()): unknown {
+  if (typeof x === "function") return undefined;
+  if (typeof x === "number") return Number.isFinite(x) ? x : null;
+  if (x === null || typeof x !== "object") return x;
+  if (seen.has(x)) return "[Circular]";
+  seen.add(x);
+  try {
+    if (Array.isArray(x)) return Array.from(x, (e) => plain(e, seen));
+    switch (tag(x)) {
+      case "[object Error]": {
+        const e = x as { name: unknown; message: unknown };
+        return { name: e.name, message: e.message };
+      }
+      case "[object Date]": {
+        const t = (x as Date).getTime();
+        return Number.isNaN(t) ? null : new Date(t).toISOString();
+      }
+      case "[object RegExp]": {
+        const r = x as RegExp;
+        return `/${r.source}/${r.flags}`;
+      }
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x)) {
+      const p = plain(v, seen);
+      if (p !== undefined) out[k] = p;
+    }
+    return out;
+  } finally {
+    seen.delete(x);
+  }
+}
+
+/** The program's completion value under V8, converted to plain data. */
+export function native(source: string): unknown {
+  return plain(vm.runInNewContext(source, {}, { timeout: 1000 }));
+}
+
+const runtime = createRuntime();
+
+/** Runs `source` under sluice and V8 and expects the same plain completion value. */
+export async function expectSame(source: string): Promise<void> {
+  const want = native(source);
+  const got = await runtime.run(source);
+  expect(got.error, source).toBeUndefined();
+  expect(got.status).toBe("completed");
+  expect(got.value).toEqual(want);
+}
+
+/** Runs `source` under both; both must throw, with the same error name when sluice names one. */
+export async function expectBothThrow(source: string): Promise<void> {
+  expect(() => native(source)).toThrow();
+  const got = await runtime.run(source);
+  expect(got.status, source).toBe("failed");
+  expect(got.error?.kind).toBe("runtime");
+}
+
+/** A case V8 and sluice disagree on, kept as a failing test until the named bug is fixed. */
+export interface KnownBug {
+  source: string;
+  bug: string;
+}
+
+/** Title of a case: the program on one line, short enough to read in a report. */
+const title = (src: string): string => {
+  const one = src.replace(/\s+/g, " ").trim();
+  return one.length > 110 ? `${one.slice(0, 107)}...` : one;
+};
+
+/** Declares one test per program of `sources`, each checked with {@link expectSame}. */
+export function sameAsV8(sources: readonly string[]): void {
+  it.each(sources.map((s) => [title(s), s]))("%s", async (_t, src) => expectSame(src));
+}
+
+/** Declares a failing test per known bug, so the suite stays green and flags when one is fixed. */
+export function knownBugs(area: string, bugs: readonly KnownBug[]): void {
+  if (bugs.length === 0) return;
+  describe(`known bugs (${area})`, () => {
+    it.fails.each(bugs.map((b) => [b.bug, title(b.source), b.source]))("BUG %s: %s", async (_b, _t, src) => expectSame(src));
+  });
+}

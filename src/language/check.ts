@@ -6,8 +6,8 @@ import { ProgramError } from "./errors.js";
 export const MAX_TREE_DEPTH = 400;
 
 /** Names a program may not use at all, with what to write instead. */
-const FORBIDDEN_NAMES: Record<string, string> = {
-  __proto__: "objects have no prototype here; use a plain property name",
+const FORBIDDEN_NAMES = new Map<string, string>(Object.entries({
+  ["__proto__" as string]: "objects have no prototype here; use a plain property name",
   prototype: "there are no prototypes; use plain objects and functions",
   constructor: "constructors are not reachable; use plain objects and functions",
   eval: "code cannot be evaluated at run time; write the code directly",
@@ -17,13 +17,13 @@ const FORBIDDEN_NAMES: Record<string, string> = {
   window: "there is no global object; use variables",
   process: "there is no host process; call the tools you were given",
   require: "modules cannot be loaded; call the tools you were given",
-};
+}));
 
 /** Constructors that `new` may call. */
 export const NEWABLE = new Set(["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "Date"]);
 
 /** Node types outside the subset, with the reason and what to write instead. */
-const UNSUPPORTED: Record<string, string> = {
+const UNSUPPORTED = new Map<string, string>(Object.entries({
   ClassDeclaration: "classes are not supported; use plain objects and functions",
   ClassExpression: "classes are not supported; use plain objects and functions",
   ThisExpression: "`this` is not supported; pass the object as an argument",
@@ -41,7 +41,7 @@ const UNSUPPORTED: Record<string, string> = {
   PrivateIdentifier: "private fields are not supported; use plain objects",
   PropertyDefinition: "class fields are not supported; use plain objects",
   StaticBlock: "classes are not supported; use plain objects and functions",
-};
+}));
 
 function fail(node: acorn.Node, message: string): never {
   const loc = node.loc?.start ?? { line: 1, column: 0 };
@@ -49,7 +49,7 @@ function fail(node: acorn.Node, message: string): never {
 }
 
 function checkName(node: acorn.Node, name: string): void {
-  const why = FORBIDDEN_NAMES[name];
+  const why = FORBIDDEN_NAMES.get(name);
   if (why !== undefined) fail(node, `\`${name}\` is not supported: ${why}`);
 }
 
@@ -61,7 +61,7 @@ function propertyName(node: acorn.AnyNode, computed: boolean): string | undefine
 
 function checkNode(node: acorn.AnyNode, ancestors: acorn.Node[]): void {
   if (ancestors.length > MAX_TREE_DEPTH) fail(node, `the program nests more than ${MAX_TREE_DEPTH} levels deep; split it into smaller functions`);
-  const why = UNSUPPORTED[node.type];
+  const why = UNSUPPORTED.get(node.type);
   if (why !== undefined) fail(node, `${node.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()} is not supported: ${why}`);
   switch (node.type) {
     case "Identifier":

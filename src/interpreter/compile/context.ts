@@ -42,8 +42,8 @@ export interface Cx {
 type ExprHandler = (node: any, cx: Cx) => Expr;
 type StmtHandler = (node: any, cx: Cx) => Stmt;
 
-export const exprHandlers: Record<string, ExprHandler> = {};
-export const stmtHandlers: Record<string, StmtHandler> = {};
+export const exprHandlers: Record<string, ExprHandler> = Object.create(null);
+export const stmtHandlers: Record<string, StmtHandler> = Object.create(null);
 
 export function unsupported(node: acorn.Node, message: string): never {
   const loc = node.loc?.start ?? { line: 1, column: 0 };

@@ -1,0 +1,142 @@
+/**
+ * Bad input gets a clear error, never a crash: syntax errors and unsupported constructs name
+ * the line, the column and what to write instead; hostile programs end cleanly.
+ */
+import { describe, expect, it } from "vitest";
+import { createRuntime } from "../../src/index.js";
+import { sink, untrustedSource } from "../support/tools.js";
+
+const run = (src: string, limits = {}) => createRuntime({ limits, tools: [untrustedSource({ a: 1 }), sink()] }).run(src);
+
+describe("program errors", () => {
+  it("a syntax error names line and column", async () => {
+    const r = await run("const x = 1;\nconst y = ;");
+    expect(r.status).toBe("failed");
+    expect(r.error).toMatchObject({ kind: "syntax", line: 2, column: 11 });
+  });
+
+  const unsupported: Array<[string, string, RegExp]> = [
+    ["class", "class A {}", /classes are not supported; use plain objects/],
+    ["this", "function f() { return this; }", /`this` is not supported/],
+    ["new of something else", "const m = new Map();", /only supported for Error types and Date/],
+    ["getter", "const o = { get x() { return 1; } };", /getters and setters/],
+    ["__proto__", "const o = {}; o.__proto__ = null;", /`__proto__` is not supported/],
+    ["prototype", "Array.prototype.push = 1;", /`prototype` is not supported/],
+    ["constructor", "const f = [].constructor;", /`constructor` is not supported/],
+    ["eval", "eval('1')", /`eval` is not supported/],
+    ["Function", "Function('return 1')", /`Function` is not supported/],
+    ["import()", "import('fs')", /cannot be imported/],
+    ["with", "with (Math) { max(1, 2); }", /`with` is not supported/],
+    ["generator", "function* g() { yield 1; }", /generators are not supported/],
+    ["tagged template", "String.raw`x`", /tagged templates/],
+    ["lookbehind regex", "/(?<=a)b/.test('ab')", /not supported.*linear time/],
+    ["assignment to a constant", "const x = 1; x = 2;", /`x` is a constant; declare it with let/],
+  ];
+  it.each(unsupported)("%s is refused with what to write instead", async (_what, src, message) => {
+    const r = await run(src);
+    expect(r.status).toBe("failed");
+    expect(r.error?.kind).toBe("unsupported");
+    expect(r.error?.message).toMatch(message);
+    expect(r.error?.line).toBe(1);
+    expect(r.error?.column).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a runtime error names its line", async () => {
+    const r = await run("const a = 1;\nconst b = null;\nb.x;");
+    expect(r.error).toMatchObject({ kind: "runtime", line: 3 });
+    expect(r.error?.message).toContain("Cannot read properties of null");
+  });
+
+  it("an undeclared name is a runtime error that says what to do", async () => {
+    const r = await run("sendMail({ to: 'x' })");
+    expect(r.error?.kind).toBe("runtime");
+    expect(r.error?.message).toMatch(/sendMail is not defined; declare it .* or call one of the tools/);
+  });
+
+  it("a tool called with arguments that break its schema gets a catchable error", async () => {
+    const r = await run("let m; try { send({ value: 1, extra: read_untrusted }); } catch (e) { m = e.message; } typeof m");
+    expect(r.status).toBe("completed");
+  });
+});
+
+describe("limits and hostile programs", () => {
+  it("an endless loop ends with a limit error", async () => {
+    const r = await run("while (true) {}", { steps: 100_000 });
+    expect(r.error?.kind).toBe("limit");
+  });
+
+  it("an endless loop also ends on the wall-time limit", async () => {
+    const r = await run("let i = 0; while (true) { i++; }", { steps: 1e12, timeMs: 200 });
+    expect(r.error).toMatchObject({ kind: "limit" });
+    expect(r.error?.message).toContain("ms");
+  });
+
+  it("unbounded recursion ends with a limit error", async () => {
+    const r = await run("function f(n) { return f(n + 1) + 1; } f(0)");
+    expect(r.error?.kind).toBe("limit");
+  });
+
+  it("a string that doubles forever ends with a limit error", async () => {
+    const r = await run("let s = 'x'; while (true) { s = s + s; }");
+    expect(r.error?.kind).toBe("limit");
+  });
+
+  it("an array that grows forever ends with a limit error", async () => {
+    const r = await run("const a = []; while (true) { a.push({ k: a.length }); }", { arrayLength: 100_000 });
+    expect(r.error?.kind).toBe("limit");
+  });
+
+  it("repeat with a huge count ends with a limit error", async () => {
+    const r = await run("'abc'.repeat(1e9)");
+    expect(r.error?.kind).toBe("limit");
+  });
+
+  it("a catastrophic regular expression runs in linear time", async () => {
+    const input = "a".repeat(50_000) + "!";
+    const r = await run(`/(a+)+$/.test(${JSON.stringify(input)})`);
+    expect(r.status).toBe("completed");
+    expect(r.value).toBe(false);
+  });
+
+  it("a catch block cannot swallow a limit", async () => {
+    const r = await run("let n = 0; try { while (true) { n++; } } catch (e) { n = -1; } n", { steps: 10_000 });
+    expect(r.error?.kind).toBe("limit");
+  });
+
+  it("prototype pollution through computed keys only writes data", async () => {
+    const r = await run(`const o = {}; const p = "__proto__"; o[p] = { polluted: true }; const k = "constructor"; o[k] = 1; JSON.stringify([o, {}.polluted])`);
+    expect(r.status).toBe("completed");
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("JSON.parse of a __proto__ key makes a plain property", async () => {
+    const r = await run(`const o = JSON.parse('{"__proto__": {"x": 1}}'); Object.keys(o)`);
+    expect(r.value).toEqual(["__proto__"]);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it("toString/valueOf tricks do not call user code", async () => {
+    const r = await run(`let called = 0; const o = { toString: () => { called++; return "x"; }, valueOf: () => { called++; return 1; } }; const s = "" + o + (o * 2); [s, called]`);
+    expect(r.value).toEqual(["[object Object]NaN", 0]);
+  });
+
+  it("a program cannot change a builtin for later runs", async () => {
+    const runtime = createRuntime();
+    const first = await runtime.run(`Math.max = () => 0; Math.max(1, 2)`);
+    expect(first.status).toBe("failed");
+    const second = await runtime.run(`Math.max(1, 2)`);
+    expect(second.value).toBe(2);
+  });
+
+  it("deeply nested source is refused before it can exhaust the stack", async () => {
+    const r = await run("(".repeat(5000) + "1" + ")".repeat(5000));
+    expect(r.status).toBe("failed");
+    expect(["syntax", "unsupported"]).toContain(r.error?.kind);
+  });
+
+  it("nothing a tool did is lost when a run stops", async () => {
+    const r = await run("send({ value: 1 }); send({ value: 2 }); while (true) {}", { steps: 10_000 });
+    expect(r.error?.kind).toBe("limit");
+    expect(r.calls.map((c) => c.args.value)).toEqual([1, 2]);
+  });
+});

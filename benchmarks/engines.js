@@ -22,7 +22,7 @@ const { DEFAULT_LIMITS } = await import(new URL("interpreter/state.js", dist).hr
 const noop = () => {};
 
 /** Milliseconds `f` takes, as the median of `times` calls (one-off costs such as compiling). */
-function timeOnce(f, times = 7) {
+function timeOnce(f, times = 15) {
   const samples = [];
   for (let i = 0; i < times; i++) {
     const t0 = process.hrtime.bigint();

@@ -27,10 +27,12 @@ const secretPairs: fc.Arbitrary<[Inputs, Inputs]> = fc
   .map(([s1, s2, u, t]) => [{ u, s: s1, t }, { u, s: s2, t }]);
 
 const RUNS = Number(process.env.SLUICE_NI_RUNS ?? 300);
+/** Generated programs can loop over an array they grow; small limits end those quickly. */
+const LIMITS = { steps: 50_000, timeMs: 2_000, arrayLength: 10_000 };
 
 describe("noninterference over generated programs", () => {
   it("integrity: untrusted inputs never change the allowed sink calls", async () => {
-    const report = await checkNoninterference({ programs: programArb, inputs: untrustedPairs, tools, observe: ["send", "publish"], numRuns: RUNS, runtime: { approve: () => true } });
+    const report = await checkNoninterference({ programs: programArb, inputs: untrustedPairs, tools, observe: ["send", "publish"], numRuns: RUNS, runtime: { approve: () => true, limits: LIMITS } });
     if (report.failed) console.error(report.message, report.counterexample);
     expect(report.failed).toBe(false);
     // The generator must actually exercise the guarantee: many runs reach a sink under taint.
@@ -39,7 +41,7 @@ describe("noninterference over generated programs", () => {
   });
 
   it("confidentiality: secret inputs never change the allowed calls to a public sink", async () => {
-    const report = await checkNoninterference({ programs: programArb, inputs: secretPairs, tools, observe: ["publish"], numRuns: RUNS, runtime: { approve: () => true } });
+    const report = await checkNoninterference({ programs: programArb, inputs: secretPairs, tools, observe: ["publish"], numRuns: RUNS, runtime: { approve: () => true, limits: LIMITS } });
     if (report.failed) console.error(report.message, report.counterexample);
     expect(report.failed).toBe(false);
   });
@@ -51,7 +53,7 @@ describe("noninterference over generated programs", () => {
       tools,
       observe: ["send", "publish"],
       numRuns: 2000,
-      runtime: { approve: () => true, mutants: { templateDropsLabels: true } },
+      runtime: { approve: () => true, limits: LIMITS, mutants: { templateDropsLabels: true } },
     });
     expect(report.failed).toBe(true);
     expect(report.counterexample?.program).toContain("`");

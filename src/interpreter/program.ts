@@ -6,7 +6,7 @@
  * same path and no tool is called twice.
  */
 import type * as acorn from "acorn";
-import type { Label } from "../labels/index.js";
+import { Label } from "../labels/index.js";
 import { parseProgram } from "../language/parse.js";
 import { checkProgram } from "../language/check.js";
 import { ProgramError } from "../language/errors.js";
@@ -51,13 +51,44 @@ export type HostOutcome =
 
 /** Thrown out of a run that needs the host; not catchable by the program. */
 export class Suspend {
-  constructor(readonly request: HostRequest) {}
+  /** Requests to answer, in order; more than one when `Promise.all` batched them. */
+  constructor(readonly requests: HostRequest[]) {}
+}
+
+/**
+ * While the arguments of `Promise.all` are evaluated, calls missing from the record are
+ * collected instead of suspending the run, so the host can make them concurrently. Their
+ * stand-in results carry {@link PENDING}; a call that depends on one (through any flow the
+ * labels track) suspends the run instead of being batched.
+ */
+const PENDING_SOURCE = "\u0000pending";
+const PENDING = Label.of({ trusted: true, sources: [PENDING_SOURCE] });
+let batch: HostRequest[] | null = null;
+
+function dependsOnPending(l: Label): boolean {
+  return l.sources.includes(PENDING_SOURCE);
+}
+
+/** Evaluates `Promise.all`'s arguments with calls batched. */
+export function batched<T>(evaluate: () => T): T {
+  if (batch !== null) return evaluate();
+  batch = [];
+  try {
+    const out = evaluate();
+    if (batch.length > 0) throw new Suspend(batch);
+    return out;
+  } catch (err) {
+    if (batch.length > 0 && !(err instanceof LimitExceeded) && !(err instanceof Suspend)) throw new Suspend(batch);
+    throw err;
+  } finally {
+    batch = null;
+  }
 }
 
 /** The result of one synchronous execution. */
 export type Execution =
   | { kind: "completed"; value: unknown; label: Label; steps: number; logs: string[] }
-  | { kind: "suspended"; request: HostRequest; steps: number }
+  | { kind: "suspended"; requests: HostRequest[]; steps: number }
   | { kind: "threw"; message: string; label: Label; line?: number; column?: number; steps: number; logs: string[] }
   | { kind: "limit"; message: string; steps: number; logs: string[] }
   | { kind: "blocked"; reason: string; steps: number; logs: string[] };
@@ -93,7 +124,15 @@ function callHost(name: string, args: Val[], argLs: Label[]): Val {
   });
   const argLabels = args.map((a, i) => join2(join2(argLs[i] ?? BOT, deepLabel(a)), st.floor));
   const outcome = hostRecord[hostIndex];
-  if (outcome === undefined) throw new Suspend({ name, args: plain, parts, argLabels, context });
+  if (outcome === undefined) {
+    const request = { name, args: plain, parts, argLabels, context };
+    if (batch === null) throw new Suspend([request]);
+    if (dependsOnPending(argLabels.reduce(join2, context))) throw new Suspend(batch);
+    batch.push(request);
+    hostIndex++;
+    st.l = PENDING;
+    return undefined;
+  }
   hostIndex++;
   // What a call returns depends on its arguments and on the flow that made it.
   const inputs = argLabels.reduce(join2, context);
@@ -136,6 +175,7 @@ export function compileProgram(source: string, options: CompileOptions): Compile
     execute(record, limits, mutants = {}) {
       resetState(limits, mutants);
       hostIndex = 0;
+      batch = null;
       hostRecord = record;
       try {
         body(newEnv(scope, null, TDZ));
@@ -152,7 +192,7 @@ export function compileProgram(source: string, options: CompileOptions): Compile
 
 function outcomeOf(err: unknown): Execution {
   const base = { steps: st.steps, logs: st.logs };
-  if (err instanceof Suspend) return { kind: "suspended", request: err.request, steps: st.steps };
+  if (err instanceof Suspend) return { kind: "suspended", requests: err.requests, steps: st.steps };
   if (err instanceof ProgramThrow) {
     const message = describeThrown(err.value);
     return { kind: "threw", message, label: join2(join2(err.label, deepLabel(err.value)), st.floor), line: err.line, column: err.column, ...base };

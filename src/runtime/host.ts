@@ -126,18 +126,44 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   return { kind: "value", value: result, label };
 }
 
+/**
+ * Answers a batch of requests. Every call is decided (and approved) in program order before
+ * any runs; then the calls run concurrently. A denial stops the batch there.
+ */
+export async function answerAll(requests: HostRequest[], tools: Map<string, Tool<any, any>>, config: HostConfig, log: RunLog, previous?: RunResult): Promise<HostOutcome[]> {
+  if (requests.length === 1) return [await answer(requests[0], tools, config, log, previous)];
+  const ready: Array<Promise<HostOutcome>> = [];
+  for (const request of requests) {
+    const gate = await admit(request, tools, config, log);
+    if (gate.kind === "outcome") {
+      ready.push(Promise.resolve(gate.outcome));
+      if (gate.outcome.kind === "blocked") break;
+    } else ready.push(gate.run(previous));
+  }
+  return Promise.all(ready);
+}
+
+type Gate = { kind: "outcome"; outcome: HostOutcome } | { kind: "run"; run: (previous?: RunResult) => Promise<HostOutcome> };
+
 /** Answers one request: a tool call (decided, maybe approved, run, recorded) or a query. */
 export async function answer(request: HostRequest, tools: Map<string, Tool<any, any>>, config: HostConfig, log: RunLog, previous?: RunResult): Promise<HostOutcome> {
-  if (request.name === QUERY) return answerQuery(request, config, log);
+  const gate = await admit(request, tools, config, log);
+  return gate.kind === "outcome" ? gate.outcome : gate.run(previous);
+}
+
+/** Validates, decides and (when asked) gets approval for one request, without running it. */
+async function admit(request: HostRequest, tools: Map<string, Tool<any, any>>, config: HostConfig, log: RunLog): Promise<Gate> {
+  const done = (outcome: HostOutcome): Gate => ({ kind: "outcome", outcome });
+  if (request.name === QUERY) return { kind: "run", run: () => answerQuery(request, config, log) };
   const tool = tools.get(request.name)!;
   const raw = request.args.length === 0 || request.args[0] === undefined ? {} : request.args[0];
   if (request.args.length > 1 || raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    return { kind: "error", cls: "TypeError", message: `${tool.name} takes one object argument, e.g. ${tool.name}({ ... })`, label: Label.trusted() };
+    return done({ kind: "error", cls: "TypeError", message: `${tool.name} takes one object argument, e.g. ${tool.name}({ ... })`, label: Label.trusted() });
   }
   const args = raw as Record<string, unknown>;
   const validate = validatorFor(tool.parameters);
   if (!validate(args)) {
-    return { kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${ajv.errorsText(validate.errors, { dataVar: "args" })}`, label: Label.trusted() };
+    return done({ kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${ajv.errorsText(validate.errors, { dataVar: "args" })}`, label: Label.trusted() });
   }
   const call = toolCallView(tool.name, args, request.parts[0] ?? [], request.context);
   const policy = tool.policy && config.endorsements ? withEndorsements(tool.policy, config.endorsements) : tool.policy;
@@ -145,7 +171,7 @@ export async function answer(request: HostRequest, tools: Map<string, Tool<any, 
   const record: CallRecord = { tool: tool.name, args, decision: decision.kind, argsLabel: call.label(), context: call.context };
   if (decision.kind !== "allow" && decision.reason !== undefined) record.reason = decision.reason;
   log.calls.push(record);
-  if (decision.kind === "deny") return { kind: "blocked", reason: decision.reason };
+  if (decision.kind === "deny") return done({ kind: "blocked", reason: decision.reason });
   if (decision.kind === "ask") {
     let approved = false;
     try {
@@ -154,8 +180,8 @@ export async function answer(request: HostRequest, tools: Map<string, Tool<any, 
       approved = false;
     }
     record.approved = approved;
-    if (!approved) return { kind: "blocked", reason: `not approved: ${decision.reason}` };
+    if (!approved) return done({ kind: "blocked", reason: `not approved: ${decision.reason}` });
     if (config.endorsements) endorseCall(config.endorsements, call, { by: "approver", reason: decision.reason });
   }
-  return runTool(tool, args, previous, record);
+  return { kind: "run", run: (previous) => runTool(tool, args, previous, record) };
 }

@@ -7,7 +7,7 @@ import { ProgramError } from "../language/errors.js";
 import { type CompiledProgram, type HostOutcome, compileProgram } from "../interpreter/program.js";
 import { DEFAULT_LIMITS, type Mutants, type ResolvedLimits } from "../interpreter/state.js";
 import type { Tool } from "../tools/types.js";
-import { type HostConfig, QUERY, answer, type RunLog } from "./host.js";
+import { type HostConfig, QUERY, answerAll, type RunLog } from "./host.js";
 import type { Limits, RunResult, Runtime, RuntimeOptions } from "./types.js";
 import type { EndorsementStore, Permissions } from "../policy/index.js";
 
@@ -98,7 +98,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       }
       switch (ex.kind) {
         case "suspended":
-          record.push(await answer(ex.request, tools, config, log, runOptions.previous));
+          record.push(...(await answerAll(ex.requests, tools, config, log, runOptions.previous)));
           continue;
         case "completed":
           return { status: "completed", value: ex.value, label: ex.label, logs: ex.logs, steps: ex.steps, ...base };

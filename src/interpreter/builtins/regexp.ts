@@ -8,7 +8,7 @@ import { callFunction } from "../compile/functions.js";
 import { throwError } from "../errors.js";
 import { join2 } from "../rules.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
-import { BOT, type ReV, type Val, newArr, toStr } from "../values.js";
+import { BOT, RE, type ReV, type Val, newArr, toStr } from "../values.js";
 import { type Builtin, asString, builtin, ret } from "./util.js";
 
 function asRe(self: Val, selfL: Label): ReV {
@@ -69,10 +69,10 @@ export function expand(rep: string, g: Val[], named: Record<string, number>, at:
   });
 }
 
-/** A string used where a pattern is expected (`match`, `search`): compiled as RE2 does a literal. */
+/** A string where a pattern is expected (`match`, `search`) means `new RegExp(string)`. */
 export function stringPattern(p: string, l: Label): ReV {
   try {
-    return { k: 5, source: p, flags: "", re: RE2JS.compile(RE2JS.translateRegExp(p), 0), label: l, lastIndex: 0 };
+    return { k: RE, source: p, flags: "", re: RE2JS.compile(RE2JS.translateRegExp(p), 0), label: l, lastIndex: 0 };
   } catch (err) {
     return throwError("SyntaxError", `Invalid regular expression: /${p}/: ${(err as Error).message}`, l);
   }

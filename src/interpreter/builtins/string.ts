@@ -36,6 +36,7 @@ function strArray(parts: Val[], l: Label): Val {
 
 function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
   const [pat, rep] = args;
+  if (isRe(pat) && all && !pat.flags.includes("g")) return throwError("TypeError", "replaceAll must be called with a global RegExp", l);
   if (isRe(pat)) return replaceRe(s, pat, rep, l, all || pat.flags.includes("g"));
   const needle = str(pat);
   const fn = isRef(rep) && rep.k === 3 ? rep : null;

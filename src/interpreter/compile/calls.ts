@@ -14,6 +14,7 @@ import { SHORT, shortCircuit, spreadInto } from "./expressions.js";
 import { callFunction } from "./functions.js";
 import { compileTarget } from "./patterns.js";
 import { hop, resolve } from "./scope.js";
+import { batched } from "../program.js";
 
 type Args = (env: any) => { args: Val[]; argLs: Label[] };
 
@@ -48,8 +49,16 @@ function compileArgs(nodes: Array<acorn.Expression | acorn.SpreadElement>, cx: C
   };
 }
 
+/** `Promise.all(...)` written as such, with `Promise` not redeclared: its tool calls may run together. */
+function isPromiseAll(node: acorn.CallExpression, cx: Cx): boolean {
+  const c = node.callee;
+  return c.type === "MemberExpression" && !c.computed && c.object.type === "Identifier" && c.object.name === "Promise" &&
+    (c.property as acorn.Identifier).name === "all" && resolve(cx.scope, "Promise") === null;
+}
+
 exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
-  const args = compileArgs(node.arguments, cx);
+  const plainArgs = compileArgs(node.arguments, cx);
+  const args: Args = isPromiseAll(node, cx) ? (env) => batched(() => plainArgs(env)) : plainArgs;
   const optionalCall = node.optional;
   const callee = node.callee;
   if (callee.type === "MemberExpression") {
@@ -214,6 +223,24 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
     };
   }
   const binop = op.slice(0, -1);
+  const direct = directSlot(node.left, cx);
+  if (direct !== null) {
+    const { hops, index, bind } = direct;
+    return (env) => {
+      const e = hops === 0 ? env : hop(env, hops);
+      const a = e.v[index];
+      let la = e.l[index];
+      const b = right(env);
+      let lb = st.l;
+      if (isRef(a)) la = withContents(a, la);
+      if (isRef(b)) lb = withContents(b, lb);
+      const v = typeof a === "number" && typeof b === "number" && binop === "+" ? a + b : binary(binop, a, b);
+      const l = join2(la, lb);
+      bind(env, v, l);
+      st.l = l;
+      return v;
+    };
+  }
   return (env) => {
     const p = place.open(env);
     const a = p.get();
@@ -228,10 +255,32 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
   };
 };
 
+/** A variable that can be read and written in place (not a constant, declared). */
+function directSlot(node: acorn.Node, cx: Cx): { hops: number; index: number; bind: ReturnType<typeof compileTarget> } | null {
+  if (node.type !== "Identifier") return null;
+  const r = resolve(cx.scope, (node as acorn.Identifier).name);
+  if (r === null || r.binding.kind === "const") return null;
+  return { hops: r.hops, index: r.binding.index, bind: compileTarget(node, cx, false) };
+}
+
 exprHandlers.UpdateExpression = (node: acorn.UpdateExpression, cx) => {
   const place = compilePlace(node.argument, cx);
   const delta = node.operator === "++" ? 1 : -1;
   const prefix = node.prefix;
+  const direct = directSlot(node.argument, cx);
+  if (direct !== null) {
+    const { hops, index, bind } = direct;
+    return (env) => {
+      const e = hops === 0 ? env : hop(env, hops);
+      const cur = e.v[index];
+      const old = typeof cur === "number" ? cur : toNum(cur);
+      const l = e.l[index];
+      const v = old + delta;
+      bind(env, v, l);
+      st.l = l;
+      return prefix ? v : old;
+    };
+  }
   return (env) => {
     const p = place.open(env);
     const old = toNum(p.get());

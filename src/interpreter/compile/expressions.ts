@@ -258,10 +258,18 @@ exprHandlers.BinaryExpression = (node: acorn.BinaryExpression, cx) => {
     };
   }
   const converts = op !== "===" && op !== "!==";
+  const fast = numberFastPath(op);
+  const rightIsLiteral = node.right.type === "Literal";
   return (env) => {
     const a = left(env);
     let la = st.l;
     const b = right(env);
+    // Fast path: two numbers; a literal on the right adds no label.
+    if (fast !== null && typeof a === "number" && typeof b === "number") {
+      if (!rightIsLiteral && !st.mutants.binaryDropsRight) st.l = join2(la, st.l);
+      else st.l = la;
+      return fast(a, b);
+    }
     let lb = st.l;
     if (converts) {
       if (isRef(a)) la = withContents(a, la);
@@ -273,6 +281,31 @@ exprHandlers.BinaryExpression = (node: acorn.BinaryExpression, cx) => {
     return r;
   };
 };
+
+/** The operator on two numbers, chosen once at compile time. */
+function numberFastPath(op: string): ((a: number, b: number) => Val) | null {
+  switch (op) {
+    case "+": return (a, b) => a + b;
+    case "-": return (a, b) => a - b;
+    case "*": return (a, b) => a * b;
+    case "/": return (a, b) => a / b;
+    case "%": return (a, b) => a % b;
+    case "<": return (a, b) => a < b;
+    case ">": return (a, b) => a > b;
+    case "<=": return (a, b) => a <= b;
+    case ">=": return (a, b) => a >= b;
+    case "===": case "==": return (a, b) => a === b;
+    case "!==": case "!=": return (a, b) => a !== b;
+    case "|": return (a, b) => a | b;
+    case "&": return (a, b) => a & b;
+    case "^": return (a, b) => a ^ b;
+    case "<<": return (a, b) => a << b;
+    case ">>": return (a, b) => a >> b;
+    case ">>>": return (a, b) => a >>> b;
+    case "**": return (a, b) => a ** b;
+    default: return null;
+  }
+}
 
 exprHandlers.LogicalExpression = (node: acorn.LogicalExpression, cx) => {
   const op = node.operator;

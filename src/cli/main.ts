@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+/**
+ * The `sluice` command. {@link main} takes the arguments and an {@link CliIo} and returns the
+ * exit code, so every command can run in-process; run as a script, this file wires it to the
+ * real process. No error leaves as a stack trace: each is one line on stderr.
+ */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { choice, dollars, parse, text } from "./args.js";
+import { ask, DEFAULT_MODEL, DEFAULT_READER_MODEL } from "./commands/ask.js";
+import { demo } from "./commands/demo.js";
+import { runFile } from "./commands/run.js";
+import { OFFLINE_READERS } from "./example-readers.js";
+import { HELP, version } from "./help.js";
+import { CliError, EXIT, type CliIo } from "./io.js";
+
+export type { CliIo } from "./io.js";
+export { EXIT } from "./io.js";
+
+const APPROVE = ["yes", "no"] as const;
+const HELP_FLAG = { help: { type: "boolean", short: "h" } } as const;
+const JSON_FLAG = { json: { type: "boolean" } } as const;
+
+async function demoCommand(args: readonly string[], io: CliIo, cwd: string): Promise<number> {
+  const { values } = parse("demo", args, { ...HELP_FLAG, ...JSON_FLAG }, false);
+  if (values.help === true) return help(io);
+  return demo({ json: values.json === true }, io, cwd);
+}
+
+async function runCommand(args: readonly string[], io: CliIo, cwd: string): Promise<number> {
+  const options = { ...HELP_FLAG, ...JSON_FLAG, reader: { type: "string" }, approve: { type: "string" } } as const;
+  const { values, positionals } = parse("run", args, options, true);
+  if (values.help === true) return help(io);
+  if (positionals.length !== 1) {
+    throw new CliError(positionals.length === 0 ? "`sluice run` needs a plan file, e.g. `sluice run plan.js`" : "`sluice run` takes one plan file");
+  }
+  return runFile(
+    {
+      file: positionals[0],
+      json: values.json === true,
+      reader: choice("reader", values.reader, OFFLINE_READERS, "adversarial"),
+      approve: choice("approve", values.approve, APPROVE, "no"),
+    },
+    io,
+    cwd,
+  );
+}
+
+async function askCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const options = {
+    ...HELP_FLAG,
+    ...JSON_FLAG,
+    model: { type: "string" },
+    "reader-model": { type: "string" },
+    reader: { type: "string" },
+    approve: { type: "string" },
+    "max-cost": { type: "string" },
+  } as const;
+  const { values, positionals } = parse("ask", args, options, true);
+  if (values.help === true) return help(io);
+  // Words after `ask` form the request, so quoting it is optional.
+  const request = positionals.join(" ").trim();
+  if (request === "") throw new CliError('`sluice ask` needs a request, e.g. `sluice ask "summarise my newest email and send it to boss@corp.com"`');
+  return ask(
+    {
+      request,
+      json: values.json === true,
+      model: text("model", values.model, DEFAULT_MODEL),
+      readerModel: text("reader-model", values["reader-model"], DEFAULT_READER_MODEL),
+      reader: choice("reader", values.reader, ["anthropic", ...OFFLINE_READERS] as const, "anthropic"),
+      approve: choice("approve", values.approve, APPROVE, "no"),
+      maxCost: dollars("max-cost", values["max-cost"]),
+    },
+    io,
+  );
+}
+
+function help(io: CliIo): number {
+  io.stdout(HELP);
+  return EXIT.completed;
+}
+
+async function dispatch(argv: readonly string[], io: CliIo, cwd: string): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+      throw new CliError("no command given; try `sluice demo`, or `sluice --help` for all commands");
+    case "help":
+    case "--help":
+    case "-h":
+      return help(io);
+    case "--version":
+      io.stdout(`sluice ${version()}\n`);
+      return EXIT.completed;
+    case "demo":
+      return demoCommand(rest, io, cwd);
+    case "run":
+      return runCommand(rest, io, cwd);
+    case "ask":
+      return askCommand(rest, io);
+    default:
+      throw new CliError(`unknown command ${JSON.stringify(command)}; the commands are demo, run, ask and help`);
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/** Runs the CLI with `argv` (the arguments after `sluice`); resolves to the exit code. Never rejects. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await dispatch(argv, io, io.cwd ?? process.cwd());
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.stderr(`sluice: ${oneLine(err.message)}\n`);
+      return err.code;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`sluice: unexpected error: ${oneLine(message)}\n`);
+    return EXIT.failed;
+  }
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  // `sluice demo | head` closes the pipe early; that is not an error worth a stack trace.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    process.stderr.write(`sluice: cannot write the output: ${err.message}\n`);
+    process.exit(EXIT.failed);
+  });
+  const io: CliIo = {
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    env: process.env,
+  };
+  main(process.argv.slice(2), io).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -143,7 +143,7 @@ export function limit(message: string): never {
 /** Counts one step; checks the step budget and, every 1024 steps, the clock. */
 export function step(): void {
   if (++st.steps > st.limits.steps) limit(`the program ran more than ${st.limits.steps} steps`);
-  if ((st.steps & 1023) === 0 && Date.now() > st.deadline) limit(`the program ran longer than ${st.limits.timeMs} ms`);
+  if ((st.steps & 1023) === 0 && Date.now() > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
 }
 
 /** Charges an allocation of `bytes` against the memory budget. */

@@ -198,6 +198,12 @@ export function ownKeys(o: Obj): string[] {
   return [...ints, ...rest];
 }
 
+/** The keys spread, Object.keys, JSON and for-in see: an Error's name and message are not among them. */
+export function enumerableKeys(o: Obj): string[] {
+  const keys = ownKeys(o);
+  return o.cls === undefined ? keys : keys.filter((k) => k !== "name" && k !== "message" && k !== "stack");
+}
+
 /** Describes a value briefly for error messages. */
 export function describe(v: Val): string {
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v);

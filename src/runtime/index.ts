@@ -89,13 +89,22 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       return { status: "failed", error: { kind: "syntax", message: `the program could not be compiled: ${String(err)}` }, logs: [], steps: 0, ...base };
     }
     const record: HostOutcome[] = [];
+    // The time limit covers the interpreter's work over all replays, tool waits excluded, so
+    // a program that calls tools in an endless loop still ends in time.
+    let used = 0;
     for (;;) {
       let ex;
+      const remaining = limits.timeMs - used;
+      if (remaining <= 0) {
+        return { status: "failed", error: { kind: "limit", message: `the program ran longer than ${limits.timeMs} ms` }, logs: [], steps: 0, ...base };
+      }
+      const started = Date.now();
       try {
-        ex = program.execute(record, limits, options.mutants);
+        ex = program.execute(record, { ...limits, timeMs: remaining }, options.mutants);
       } catch (err) {
         return { status: "failed", error: { kind: "runtime", message: `internal error: ${String(err)}` }, logs: [], steps: 0, ...base };
       }
+      used += Date.now() - started;
       switch (ex.kind) {
         case "suspended":
           record.push(...(await answerAll(ex.requests, tools, config, log, runOptions.previous)));

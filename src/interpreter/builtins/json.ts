@@ -7,7 +7,7 @@ import type { Label } from "../../labels/index.js";
 import { throwError } from "../errors.js";
 import { deepLabel, join2, withContents } from "../rules.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
-import { ARR, BOT, DATE, FN, OBJ, RE, type Val, isRef, newArr, newObj, ownKeys, toNum, toStr } from "../values.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type Val, isRef, newArr, newObj, enumerableKeys, toNum, toStr } from "../values.js";
 import { replaceAll, revive } from "./json-callbacks.js";
 import { ret } from "./util.js";
 
@@ -47,7 +47,7 @@ export function toJsonData(v: Val, seen: Set<Val> = new Set(), allow?: AllowList
       seen.add(v);
       const out: Record<string, unknown> = {};
       // An allow list reads each listed key, enumerable or not (an Error's message too).
-      for (const k of allow ?? ownKeys(v)) {
+      for (const k of allow ?? enumerableKeys(v)) {
         const slot = v.props.get(k);
         const j = slot === undefined ? undefined : toJsonData(slot.v, seen, allow);
         if (j !== undefined) out[k] = j;

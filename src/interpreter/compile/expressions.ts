@@ -9,7 +9,7 @@ import { deleteMember, getMember, hasMember } from "../members.js";
 import { binary, instanceOf, unary } from "../operators.js";
 import { enterPc, exitRegion, join2, leavePc, underPc, withContents } from "../rules.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
-import { ARR, BOT, OBJ, RE, type Obj, type Val, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
+import { ARR, BOT, OBJ, RE, type Obj, type Val, enumerableKeys, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
 import { compileFunction } from "./functions.js";
 import { TDZ, throwReference } from "./patterns.js";
@@ -201,7 +201,10 @@ function copyInto(o: Obj, v: Val, vl: Label): void {
   }
   const base = join2(vl, v.label);
   if (v.k === OBJ) {
-    for (const [k, slot] of v.props) initSlot(o, k, slot.v, join2(base, slot.l), BOT);
+    for (const k of enumerableKeys(v)) {
+      const slot = v.props.get(k)!;
+      initSlot(o, k, slot.v, join2(base, slot.l), BOT);
+    }
     o.shape = join2(o.shape, join2(base, v.shape));
   } else if (v.k === ARR) {
     v.items.forEach((x, i) => initSlot(o, String(i), x, join2(base, elemLabel(v, i)), BOT));

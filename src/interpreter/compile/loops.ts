@@ -8,7 +8,7 @@ import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
 import { exitRegion, join2, mayThrowOn, readElem } from "../rules.js";
 import { st, step, syncPc } from "../state.js";
-import { ARR, BOT, OBJ, type Val, ownKeys, truthy } from "../values.js";
+import { ARR, BOT, OBJ, type Val, enumerableKeys, truthy } from "../values.js";
 import { type Cx, type Expr, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, stmtHandlers } from "./context.js";
 import { TDZ, type Binder, compileTarget } from "./patterns.js";
 import { type Env, type Scope, declare, newEnv } from "./scope.js";
@@ -236,12 +236,14 @@ stmtHandlers.ForInStatement = (node: acorn.ForInStatement, cx) => {
       let keys: string[] = [];
       let kl = vl;
       if (typeof v === "object" && v !== null) {
-        if (v.k === OBJ) (keys = ownKeys(v)), (kl = join2(join2(vl, v.label), v.shape));
+        if (v.k === OBJ) (keys = enumerableKeys(v)), (kl = join2(join2(vl, v.label), v.shape));
         else if (v.k === ARR) (keys = v.items.map((_, i) => String(i))), (kl = join2(vl, v.label));
       } else if (typeof v === "string") keys = [...v].map((_, i) => String(i));
       decide(f, kl);
       for (const k of keys) {
         step();
+        // A key deleted before its turn is skipped, as in JavaScript.
+        if (typeof v === "object" && v !== null && v.k === OBJ && !v.props.has(k)) continue;
         const ienv = scope.hasEnv ? newEnv(scope, env, TDZ) : env;
         head.bind(ienv, k, kl);
         const out = afterBody(body(ienv), labels, f);

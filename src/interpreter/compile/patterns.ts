@@ -8,7 +8,7 @@ import { getMember, setMember } from "../members.js";
 import { throwError, typeError } from "../errors.js";
 import { enterPc, exitRegion, join2, leavePc, mayThrowOn, stored, underPc } from "../rules.js";
 import { st } from "../state.js";
-import { ARR, BOT, OBJ, type Val, newArr, newObj, elemLabel } from "../values.js";
+import { ARR, BOT, OBJ, type Val, enumerableKeys, newArr, newObj, elemLabel } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, isInert, unsupported } from "./context.js";
 import { type Env, hop, resolve } from "./scope.js";
 
@@ -112,7 +112,10 @@ function objectPattern(n: acorn.ObjectPattern, cx: Cx, declaring: boolean): Bind
 function restOf(v: Val, vl: Label, taken: Set<string>): Val {
   const out = newObj(vl);
   if (typeof v === "object" && v !== null && v.k === OBJ) {
-    for (const [k, slot] of v.props) if (!taken.has(k)) out.props.set(k, { v: slot.v, l: join2(join2(slot.l, v.label), vl) });
+    for (const k of enumerableKeys(v)) {
+      const slot = v.props.get(k)!;
+      if (!taken.has(k)) out.props.set(k, { v: slot.v, l: join2(join2(slot.l, v.label), vl) });
+    }
     out.shape = join2(join2(v.shape, v.label), vl);
   }
   return out;

@@ -241,8 +241,13 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     }
     if (decided !== BOT && !underPc(decided)) exitRegion(fx, env, decided);
     if (finalizer !== null) {
+      // A finally block's completion value does not replace the try's.
+      const cv = st.cv;
+      const cvl = st.cvl;
       const r = finalizer(env);
       if (r !== NORMAL) return r;
+      st.cv = cv;
+      st.cvl = cvl;
     }
     if (pending !== null) throw pending;
     return completion;
@@ -271,6 +276,7 @@ function declareCatch(scope: ReturnType<typeof blockScope>, name: string): void 
 stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
   const disc = compileExpr(node.discriminant, cx);
   const scope = blockScope(cx);
+  // The discriminant is evaluated outside the cases' scope.
   const all = node.cases.flatMap((c) => c.consequent);
   hoist(all, scope, cx.fnScope);
   const scx = childCx(cx, scope);
@@ -282,8 +288,8 @@ stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
   const topLevel = !cx.inFunction;
   return (env) => {
     step();
+    const d = disc(env);
     const senv = scope.hasEnv ? newEnv(scope, env, TDZ) : env;
-    const d = disc(senv);
     let decided: Label = st.l;
     let start = -1;
     for (let i = 0; i < tests.length && start < 0; i++) {

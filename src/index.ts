@@ -22,3 +22,4 @@ export type {
 } from "./runtime/index.js";
 export { ProgramError } from "./language/errors.js";
 export * from "./policy/index.js";
+export * from "./models/index.js";

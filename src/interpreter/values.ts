@@ -180,28 +180,27 @@ export function sameValueZero(a: Val, b: Val): boolean {
 
 const INDEX = /^(?:0|[1-9]\d*)$/;
 
-/**
- * An Error's `message` and `cause`, and its `name` unless reassigned, are not enumerable in
- * JavaScript (JSON.stringify(err) is "{}"), so key listings skip them.
- */
-function hiddenErrorKey(o: Obj, k: string): boolean {
-  return k === "message" || k === "cause" || (k === "name" && o.props.get("name")?.v === o.cls);
-}
-
-/** An object's enumerable keys in JavaScript's order: integer keys ascending, then insertion order. */
+/** An object's keys in JavaScript's order: integer keys ascending, then insertion order. */
 export function ownKeys(o: Obj): string[] {
-  let keys = [...o.props.keys()];
-  if (o.cls !== undefined) keys = keys.filter((k) => !hiddenErrorKey(o, k));
+  const keys = [...o.props.keys()];
   if (!keys.some((k) => INDEX.test(k))) return keys;
   const ints = keys.filter((k) => INDEX.test(k) && Number(k) < 2 ** 32 - 1).sort((a, b) => Number(a) - Number(b));
   const rest = keys.filter((k) => !(INDEX.test(k) && Number(k) < 2 ** 32 - 1));
   return [...ints, ...rest];
 }
 
-/** The keys spread, Object.keys, JSON and for-in see: an Error's name and message are not among them. */
+/**
+ * An Error's `message`, `cause` and `stack` are not enumerable in JavaScript, nor is its `name`
+ * until a program assigns another one (which makes it an own, enumerable property).
+ */
+function hiddenErrorKey(o: Obj, k: string): boolean {
+  return k === "message" || k === "cause" || k === "stack" || (k === "name" && o.props.get("name")?.v === o.cls);
+}
+
+/** The keys spread, Object.keys, JSON and for-in see: an Error's hidden keys are not among them. */
 export function enumerableKeys(o: Obj): string[] {
   const keys = ownKeys(o);
-  return o.cls === undefined ? keys : keys.filter((k) => k !== "name" && k !== "message" && k !== "stack");
+  return o.cls === undefined ? keys : keys.filter((k) => !hiddenErrorKey(o, k));
 }
 
 /** Describes a value briefly for error messages. */

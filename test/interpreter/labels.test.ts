@@ -72,6 +72,11 @@ const cases: Array<[string, string, boolean]> = [
   ["an exception decided by untrusted data", `let x = 0; try { u.nested.missing.deep; x = 1; } catch (e) { x = 2; } x`, false],
   ["a trusted value computed after an untrusted branch closed", `let x = 0; if (u.c) { x = 1; } let y = t.n + 1; y`, true],
   ["a trusted value after a loop with an untrusted break", `for (const x of [1, 2]) { if (u.c) break; } t.n`, true],
+  // Found by the generated-program property: a break that ends a switch (or a labelled block)
+  // must not leave the branch's label on everything after it.
+  ["a trusted value after a switch with a break inside an untrusted branch", `if (u.c === false) { switch (t.n) { case 2: break; default: 1; } } t.n`, true],
+  ["a trusted value after a labelled block left by an untrusted break", `lbl: { if (u.c === false) break lbl; } t.n`, true],
+  ["a variable written after an untrusted break out of a labelled block", `let x = 0; lbl: { if (u.c === false) break lbl; x = 1; } x`, false],
   ["destructuring defaults decided by untrusted data", `const { missing = 5 } = u; missing`, false],
   ["an optional chain decided by untrusted data", `u.nothing?.deep ?? 1`, false],
 ];

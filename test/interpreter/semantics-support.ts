@@ -61,7 +61,7 @@ export async function expectSame(source: string): Promise<void> {
   expect(got.value).toEqual(want);
 }
 
-/** Runs `source` under both; both must throw, with the same error name when sluice names one. */
+/** Runs `source` under both: V8 must throw, and sluice must fail the run with a runtime error. */
 export async function expectBothThrow(source: string): Promise<void> {
   expect(() => native(source)).toThrow();
   const got = await runtime.run(source);

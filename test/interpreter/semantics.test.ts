@@ -4,7 +4,7 @@
  * sluice must equal V8's (see semantics-support.ts).
  */
 import { describe } from "vitest";
-import { type KnownBug, knownBugs, sameAsV8 } from "./semantics-support.js";
+import { sameAsV8 } from "./semantics-support.js";
 
 describe("arithmetic operators", () => {
   sameAsV8([
@@ -181,6 +181,3 @@ describe("completion values", () => {
     "({ a: 1 }).a",
   ]);
 });
-
-const bugs: KnownBug[] = [];
-knownBugs("expressions", bugs);

@@ -9,7 +9,7 @@ import { callFunction } from "../compile/functions.js";
 import { throwError } from "../errors.js";
 import { enterPc, join2, leavePc, underPc, upgradeCallee, withContents } from "../rules.js";
 import { st, step } from "../state.js";
-import { ARR, DATE, FN, OBJ, RE, type Fn, type Val, isRef, ownKeys, setElemLabel } from "../values.js";
+import { ARR, DATE, FN, OBJ, RE, type Fn, type Val, enumerableKeys, isRef, setElemLabel } from "../values.js";
 
 /** Runs `walk` under the pc `d` and upgrades what the callback may write when it ends. */
 function underCallback<T>(cb: Fn, d: Label, walk: () => T): T {
@@ -46,7 +46,7 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
     try {
       if (r.k === ARR) return r.items.map((e, i) => walk(String(i), e) ?? null);
       const out: Record<string, unknown> = {};
-      for (const k of ownKeys(r)) {
+      for (const k of enumerableKeys(r)) {
         const j = walk(k, r.props.get(k)!.v);
         if (j !== undefined) out[k] = j;
       }
@@ -75,7 +75,7 @@ export function revive(v: Val, l: Label, cb: Fn, cbL: Label): { v: Val; l: Label
         setElemLabel(x, i, r.l);
       });
     } else if (isRef(x) && x.k === OBJ) {
-      for (const k of ownKeys(x)) {
+      for (const k of enumerableKeys(x)) {
         const r = walk(k, x.props.get(k)!.v);
         if (r.v === undefined) x.props.delete(k);
         else x.props.set(k, { v: r.v, l: r.l });

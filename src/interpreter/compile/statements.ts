@@ -172,14 +172,26 @@ stmtHandlers.ContinueStatement = jumpStatement(CONTINUE);
 stmtHandlers.LabeledStatement = (node: acorn.LabeledStatement, cx) => {
   const name = node.label.name;
   const body = compileStmt(node.body, { ...cx, labels: [...cx.labels, name] });
-  // A labelled block (not a loop) ends on `break name`.
+  const fx = effectsOf(cx, node);
+  // A labelled block (not a loop) ends on `break name`: like a loop, it is the target of the
+  // breaks under it, so what they decided ends with it.
   return (env) => {
-    const r = body(env);
-    if (r === BREAK && st.jump === name) {
-      st.jump = null;
-      return NORMAL;
+    const savedBrk = st.brk;
+    let decided: Label = BOT;
+    try {
+      const r = body(env);
+      if (r === BREAK && st.jump === name) {
+        decided = st.retPc;
+        st.jump = null;
+        return NORMAL;
+      }
+      return r;
+    } finally {
+      const exit = join2(decided, st.brk);
+      st.brk = fx.breaks ? join2(savedBrk, st.brk) : savedBrk;
+      syncPc();
+      if (exit !== BOT && !exit.flowsTo(st.pc)) exitRegion(fx, env, exit);
     }
-    return r;
   };
 };
 
@@ -283,7 +295,8 @@ stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
   const tests = node.cases.map((c) => (c.test ? compileExpr(c.test, scx) : null));
   const bodies = node.cases.map((c) => compileBody(c.consequent, scx));
   const defaultIndex = node.cases.findIndex((c) => c.test === null);
-  const fx = effectsOf(cx, ...node.cases);
+  // The whole switch is the region: a break that ends the switch does not leave it.
+  const fx = effectsOf(cx, node);
   const inert = isInert(fx);
   const topLevel = !cx.inFunction;
   return (env) => {

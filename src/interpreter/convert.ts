@@ -29,7 +29,9 @@ export function toInternal(x: unknown, label: Label, seen: Set<unknown> = new Se
       const items: Val[] = [];
       const lbls: Label[] = [];
       for (const e of x) {
-        const part = toInternal(e, BOT, seen);
+        // Nested containers carry their parents' label too, so a reference to one found
+        // through any path is as labelled as the path.
+        const part = toInternal(e, label, seen);
         items.push(part.v);
         lbls.push(part.l);
       }
@@ -37,7 +39,7 @@ export function toInternal(x: unknown, label: Label, seen: Set<unknown> = new Se
     }
     const o = newObj(label);
     for (const [k, e] of Object.entries(x as Record<string, unknown>)) {
-      const part = toInternal(e, BOT, seen);
+      const part = toInternal(e, label, seen);
       o.props.set(k, { v: part.v, l: part.l });
     }
     charge(48 * o.props.size + 64);

@@ -98,7 +98,7 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
   if (typeof obj !== "object" || obj === null) {
     typeError(`Cannot set properties of ${describe(obj)} (setting '${toKey(key)}')`, join2(objL, keyL));
   }
-  writeThrough(objL);
+  writeThrough(objL, obj);
   if (obj.k === OBJ) return writeSlot(obj, toKey(key), v, vl, keyL);
   if (obj.k === ARR) {
     const i = typeof key === "number" ? key : INDEX.test(toKey(key)) ? Number(toKey(key)) : NaN;
@@ -128,7 +128,7 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
 export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): boolean {
   mayThrowOn(objL);
   if (typeof obj !== "object" || obj === null) return typeError(`Cannot delete properties of ${describe(obj)}`, join2(objL, keyL));
-  writeThrough(objL);
+  writeThrough(objL, obj);
   if (obj.k === OBJ) {
     const had = obj.props.delete(toKey(key));
     reshape(obj, keyL);

@@ -24,7 +24,7 @@ import { methodOf } from "./members.js";
 import { setMethodLookup, join2, deepLabel } from "./rules.js";
 import { toInternal, toPlain, type LabelledPath } from "./convert.js";
 import { throwError } from "./errors.js";
-import { Blocked, LimitExceeded, ProgramThrow, type Mutants, type ResolvedLimits, resetState, st } from "./state.js";
+import { Blocked, LimitExceeded, ProgramThrow, SecurityStop, type Mutants, type ResolvedLimits, resetState, st } from "./state.js";
 import { BOT, FN, type Fn, type Val, toStr, describe, isRef, OBJ } from "./values.js";
 
 setMethodLookup(methodOf);
@@ -199,6 +199,7 @@ function outcomeOf(err: unknown): Execution {
   }
   if (err instanceof LimitExceeded) return { kind: "limit", message: err.message, ...base };
   if (err instanceof Blocked) return { kind: "blocked", reason: err.reason, ...base };
+  if (err instanceof SecurityStop) return { kind: "threw", message: err.message, label: BOT, line: st.line, column: st.column, ...base };
   if (err instanceof RangeError) return { kind: "limit", message: "the program recursed too deeply for the host stack", ...base };
   throw err;
 }

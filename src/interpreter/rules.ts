@@ -21,7 +21,7 @@
 import type { Label } from "../labels/index.js";
 import type { Env } from "./compile/scope.js";
 import { hop } from "./compile/scope.js";
-import { st, syncPc } from "./state.js";
+import { SecurityStop, st, syncPc } from "./state.js";
 import { ARR, BOT, FN, OBJ, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
 
 /** Joins two labels. */
@@ -71,14 +71,24 @@ export function readElem(a: Arr, i: number, refL: Label, keyL: Label): Val {
   return a.items[i];
 }
 
-/** A write through a reference labelled `refL`: the other objects it might have reached are unknown. */
-export function writeThrough(refL: Label): void {
-  if (refL !== BOT && !st.mutants.noAliasFloor) taintFloor(refL);
+/**
+ * A write through a reference labelled `refL` into `target`. Which object the reference names
+ * was decided by `refL`, and the objects it did not write are unknown; the write is sound only
+ * when every read of the target already carries `refL` (its own label covers it), as in
+ * no-sensitive-upgrade. Otherwise the run stops rather than leak.
+ */
+export function writeThrough(refL: Label, target: { label: Label }): void {
+  if (refL === BOT || st.mutants.noAliasFloor || refL.flowsTo(target.label)) return;
+  throw new SecurityStop(
+    `cannot change an object that untrusted or private data chose (${refL.toString()}); ` +
+      "build a new value instead, e.g. `groups[key] = { ...groups[key], n: (groups[key]?.n ?? 0) + 1 }` or `items.map((x) => ({ ...x, done: true }))`",
+  );
 }
 
 /** Writes `key` of `o` with a value labelled `vl`, through a key labelled `keyL`. */
 export function writeSlot(o: Obj, key: string, v: Val, vl: Label, keyL: Label): void {
   const l = join2(stored(vl), keyL);
+  chosenBy(v, keyL);
   const slot = o.props.get(key);
   if (slot === undefined) {
     o.props.set(key, { v, l });
@@ -92,6 +102,7 @@ export function writeSlot(o: Obj, key: string, v: Val, vl: Label, keyL: Label): 
 
 /** Writes element `i` of `a`. */
 export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): void {
+  chosenBy(v, keyL);
   if (i >= a.items.length) {
     for (let j = a.items.length; j < i; j++) a.items.push(undefined);
     a.items.push(v);
@@ -100,6 +111,14 @@ export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): vo
   } else a.items[i] = v;
   setElemLabel(a, i, join2(stored(vl), keyL));
   if (keyL !== BOT) a.label = join2(a.label, keyL);
+}
+
+/**
+ * An object stored under a labelled key will be found again through references carrying that
+ * label: it carries the label itself, so that writes through those references stay sound.
+ */
+function chosenBy(v: Val, keyL: Label): void {
+  if (keyL !== BOT && isRef(v) && (v.k === OBJ || v.k === ARR)) v.label = join2(v.label, keyL);
 }
 
 /** A change to a container's structure (push, pop, sort, delete, …) under the current pc. */

@@ -131,6 +131,14 @@ export class LimitExceeded {
   constructor(readonly message: string) {}
 }
 
+/**
+ * The run would write somewhere that data chose, where the writes it did not make could not
+ * be accounted for; it stops (sound by termination). The program cannot catch it.
+ */
+export class SecurityStop {
+  constructor(readonly message: string) {}
+}
+
 /** A policy stopped the run; the program cannot catch it. */
 export class Blocked {
   constructor(readonly reason: string) {}

@@ -108,3 +108,40 @@ describe("labels of values", () => {
     expect(r.calls.map((c) => c.context?.trusted)).toEqual([true, false, true]);
   });
 });
+
+describe("writes through a reference that data chose", () => {
+  const run = (src: string) =>
+    createRuntime({ tools: [untrustedSource(U), mixedList([{ a: "x", n: 1 }, { a: "y", n: 2 }], [1])] }).run(`const u = read_untrusted(); const l = read_list();\n${src}`);
+
+  it("stop the run when the object written is less labelled than the choice", async () => {
+    const r = await run(`const o1 = { k: 0 }; const o2 = { k: 0 }; const t = u.c ? o1 : o2; t.k = 1; o2.k`);
+    expect(r.status).toBe("failed");
+    expect(r.error?.message).toMatch(/cannot change an object that untrusted or private data chose/);
+    expect(r.error?.message).toMatch(/build a new value instead/);
+  });
+
+  it("allow the group-by pattern: objects stored under a key carry the key's label", async () => {
+    const r = await run(`const groups = {}; for (const e of l) { const g = groups[e.a] || (groups[e.a] = { n: 0 }); g.n += e.n; } [groups.x.n, groups.y.n]`);
+    expect(r.status).toBe("completed");
+    expect(r.value).toEqual([1, 2]);
+  });
+
+  it("allow changing objects a tool returned (they carry the tool's label)", async () => {
+    const r = await run(`for (const e of l) { e.seen = true; } l.map((e) => e.seen)`);
+    expect(r.status).toBe("completed");
+    expect(r.value).toEqual([true, true]);
+  });
+
+  it("stop a call of a state-changing function that data chose", async () => {
+    const r = await run(`let n = 0; const inc = () => { n++; }; const noop = () => 0; const f = u.c ? noop : inc; f(); n`);
+    expect(r.status).toBe("failed");
+    expect(r.error?.message).toMatch(/which function runs was chosen by untrusted or private data/);
+  });
+
+  it("allow a pure function that data chose", async () => {
+    const r = await run(`const up = (s) => s.toUpperCase(); const low = (s) => s.toLowerCase(); const f = u.c ? up : low; f("Ab")`);
+    expect(r.status).toBe("completed");
+    expect(r.value).toBe("ab");
+    expect(r.label?.trusted).toBe(false);
+  });
+});

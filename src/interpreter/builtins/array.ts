@@ -54,7 +54,7 @@ function fresh(items: Val[], lbls: Label[] | null, label: Label): Arr {
 const methods: Record<string, Builtin> = {
   push: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "push");
-    writeThrough(selfL);
+    writeThrough(selfL, a);
     checkArrayLength(a.items.length + args.length);
     for (let i = 0; i < args.length; i++) {
       const l = stored(argLs[i]);
@@ -70,7 +70,7 @@ const methods: Record<string, Builtin> = {
   }, { mutates: "self" }),
   pop: builtin((_args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "pop");
-    writeThrough(selfL);
+    writeThrough(selfL, a);
     const l = join2(base(a, selfL), lbl(a, a.items.length - 1));
     const v = a.items.pop();
     a.lbls?.pop();
@@ -79,7 +79,7 @@ const methods: Record<string, Builtin> = {
   }, { mutates: "self" }),
   shift: builtin((_args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "shift");
-    writeThrough(selfL);
+    writeThrough(selfL, a);
     const l = join2(base(a, selfL), lbl(a, 0));
     const v = a.items.shift();
     a.lbls?.shift();
@@ -88,7 +88,7 @@ const methods: Record<string, Builtin> = {
   }, { mutates: "self" }),
   unshift: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "unshift");
-    writeThrough(selfL);
+    writeThrough(selfL, a);
     checkArrayLength(a.items.length + args.length);
     if (a.lbls === null && argLs.some((l) => stored(l) !== BOT)) a.lbls = new Array(a.items.length).fill(BOT);
     a.items.unshift(...args);
@@ -98,7 +98,7 @@ const methods: Record<string, Builtin> = {
   }, { mutates: "self" }),
   splice: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "splice");
-    writeThrough(selfL);
+    writeThrough(selfL, a);
     const len = a.items.length;
     const start = relIndex(args[0], len, 0);
     const count = args.length === 0 ? 0 : args.length < 2 ? len - start : Math.min(Math.max(toInt(args[1], 0), 0), len - start);
@@ -113,7 +113,7 @@ const methods: Record<string, Builtin> = {
   }, { mutates: "self" }),
   reverse: builtin((_args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "reverse");
-    writeThrough(selfL);
+    writeThrough(selfL, a);
     a.items.reverse();
     a.lbls?.reverse();
     reshape(a);
@@ -121,7 +121,7 @@ const methods: Record<string, Builtin> = {
   }, { mutates: "self" }),
   fill: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "fill");
-    writeThrough(selfL);
+    writeThrough(selfL, a);
     const len = a.items.length;
     const from = relIndex(args[1], len, 0);
     const to = relIndex(args[2], len, len);
@@ -138,7 +138,7 @@ const methods: Record<string, Builtin> = {
   }, { mutates: "self" }),
   sort: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "sort");
-    writeThrough(selfL);
+    writeThrough(selfL, a);
     const order = sortOrder(a, selfL, args[0], argLs[0] ?? BOT);
     a.items = order.idx.map((i) => a.items[i]);
     if (a.lbls !== null) {

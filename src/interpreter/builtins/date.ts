@@ -39,7 +39,7 @@ for (const name of GETTERS) {
 for (const name of SETTERS) {
   methods[name] = builtin((args, argLs, self, selfL) => {
     const d = asDate(self, selfL);
-    writeThrough(selfL);
+    writeThrough(selfL, d);
     const host = new Date(d.t);
     const t = (host[name] as (...xs: number[]) => number).apply(host, args.map(toNum));
     d.t = t;

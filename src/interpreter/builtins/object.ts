@@ -72,7 +72,7 @@ export const objectStatics = {
     const target = args[0];
     const tl = argLs[0] ?? BOT;
     if (!isRef(target) || target.k !== OBJ) return throwError("TypeError", `Object.assign needs an object target, got ${describe(target)}`, tl);
-    writeThrough(tl);
+    writeThrough(tl, target);
     for (let i = 1; i < args.length; i++) {
       // JavaScript skips null and undefined sources; whether one was null still shapes the target.
       if (args[i] === null || args[i] === undefined) {

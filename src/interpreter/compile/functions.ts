@@ -8,8 +8,8 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { regionEffects } from "../../language/effects.js";
 import { typeError } from "../errors.js";
-import { type SiteEffects, join2, setClosureEffects, taintFloor, underPc, upgradeEffects } from "../rules.js";
-import { limit, st, step, syncPc } from "../state.js";
+import { type SiteEffects, join2, setClosureEffects, underPc, upgradeEffects } from "../rules.js";
+import { SecurityStop, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe } from "../values.js";
 import { type Cx, type Expr, RETURN, type Stmt, compileExpr, siteEffects } from "./context.js";
 import { type Binder, compileTarget } from "./patterns.js";
@@ -102,10 +102,12 @@ function paramNames(p: acorn.Pattern): string[] {
  */
 export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], userMethod = true): Val {
   if (typeof f !== "object" || f === null || f.k !== FN) return typeError(`${describe(f)} is not a function`, fl);
-  if (fl !== BOT && !underPc(fl)) {
-    // Which function runs was decided by data: the functions not called are unknown.
-    if (f.builtin === undefined || userMethod) taintFloor(fl);
+  if (fl !== BOT && !underPc(fl) && f.builtin === undefined && !st.mutants.noAliasFloor && !isPure((f.closure as Closure).code.summary)) {
+    // Data chose which function runs, and what the functions not called would have changed is
+    // unknown: a function that changes state may not be chosen that way.
+    throw new SecurityStop(`cannot call \`${f.name || "a function"}\`: which function runs was chosen by untrusted or private data (${fl.toString()}), and it changes variables or objects; choose the function with trusted data, or make it return values instead`);
   }
+  void userMethod;
   if (f.builtin !== undefined) {
     const saved = st.spc;
     if (fl !== BOT && !st.mutants.noBranchPc) {
@@ -124,6 +126,11 @@ export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], use
     }
   }
   return invoke(f.closure as Closure, f, fl, args, argLs);
+}
+
+/** A function that changes nothing outside itself (it may still call tools, whose calls carry the pc). */
+function isPure(fx: SiteEffects): boolean {
+  return !fx.unknown && fx.vars.length === 0 && fx.heap.length === 0 && fx.calls.every((c) => c.callee !== null && "value" in c.callee.root);
 }
 
 function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[]): Val {

@@ -41,7 +41,12 @@ const SHAPED = "untrusted text shaped a message that carries private data";
  * shaped a message that carries private data). Defaults: recipients `to`, content `body`.
  */
 export function outboundMessagePolicy(options: MessagePolicyOptions = {}): Policy {
-  return outbound(list(options.recipients, ["to"]), list(options.content, ["body"]), WHERE);
+  return all(
+    outbound(list(options.recipients, ["to"]), list(options.content, ["body"]), WHERE),
+    // Whether the message is sent at all is part of where data goes (CaMeL's strict mode):
+    // a call under a branch that untrusted data decided is refused like an untrusted recipient.
+    requireTrustedContext({ why: "untrusted text decided whether this message is sent" }),
+  );
 }
 
 function outbound(recipients: readonly string[], content: readonly string[], where: string): Policy {

@@ -29,6 +29,8 @@ const secretPairs: fc.Arbitrary<[Inputs, Inputs]> = fc
 const RUNS = Number(process.env.SLUICE_NI_RUNS ?? 300);
 /** Generated programs can loop over an array they grow; small limits end those quickly. */
 const LIMITS = { steps: 50_000, timeMs: 2_000, arrayLength: 10_000 };
+/** Larger runs (SLUICE_NI_RUNS=3000) take minutes. */
+const TIMEOUT = 60_000 + RUNS * 200;
 
 describe("noninterference over generated programs", () => {
   it("integrity: untrusted inputs never change the allowed sink calls", async () => {
@@ -38,13 +40,13 @@ describe("noninterference over generated programs", () => {
     // The generator must actually exercise the guarantee: many runs reach a sink under taint.
     expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.3);
     console.log(`integrity: ${report.runs} program pairs, ${((100 * report.sinkUnderTaint) / report.runs).toFixed(0)}% reached a sink under an untrusted or secret context`);
-  });
+  }, TIMEOUT);
 
   it("confidentiality: secret inputs never change the allowed calls to a public sink", async () => {
     const report = await checkNoninterference({ programs: programArb, inputs: secretPairs, tools, observe: ["publish"], numRuns: RUNS, runtime: { approve: () => true, limits: LIMITS } });
     if (report.failed) console.error(report.message, report.counterexample);
     expect(report.failed).toBe(false);
-  });
+  }, TIMEOUT);
 
   it("a tracker whose string formatting forgets its inputs' labels leaks, and the property catches it", async () => {
     const report = await checkNoninterference({

@@ -30,7 +30,7 @@ Supported:
 - plain objects and arrays with their usual methods (\`map\`, \`filter\`, \`find\`, \`some\`, \`every\`, \`reduce\`, \`includes\`, \`slice\`, \`sort\`, \`join\`, ...), string methods, \`Math\`, \`JSON\`, \`Number\`, \`String\`, \`Boolean\`, \`Array.isArray\`, \`Object.keys\`/\`values\`/\`entries\`/\`fromEntries\`
 - \`new\` only for \`Error\`, \`TypeError\`, \`RangeError\`, \`SyntaxError\`, \`ReferenceError\` and \`Date\`
 - \`console.log(...)\` to show a line to the user
-- \`await\` before a call is allowed and changes nothing: every call returns its result directly
+- \`await\` before a call is allowed and changes nothing: every call returns its result directly; \`await Promise.all([...])\` runs independent tool calls at the same time
 
 Not supported: classes, \`this\`, \`new\` for anything else, \`Map\`, \`Set\`, \`WeakMap\`, generators, getters and setters, \`import\`/\`export\`, \`eval\`, \`Function\`, \`globalThis\`, \`process\`, \`require\`, \`__proto__\`, \`prototype\`, \`constructor\`, tagged templates, \`with\`.`;
 
@@ -42,7 +42,8 @@ const RULES = `# Rules
 4. Never hard-code data from guesses: no invented email addresses, names, dates, amounts, identifiers or file names. Values the user wrote in the request may be used as literals; everything else must come from tool results, directly or through \`query_ai_assistant\`.
 5. Use the structured fields of tool results directly when they exist; use \`query_ai_assistant\` only to read free text.
 6. If a program fails you are told the line and the kind of error, and the message when it does not depend on untrusted data. Answer with the complete corrected program: tool calls with side effects that already ran are not run again when the corrected program repeats them with the same arguments.
-7. Keep the program short and direct, and end with an expression that gives the user what they asked for.`;
+7. Keep the program short and direct, and end with an expression that gives the user what they asked for.
+8. Build new values rather than changing an object that data picked out (write \`counts[key] = (counts[key] ?? 0) + 1\` or \`items.map((x) => ({ ...x, done: true }))\`, not \`const g = pick(...); g.n += 1\`).`;
 
 const BUILTINS = `/** A JSON Schema describing the answer, e.g. { type: "object", properties: { email: { type: "string" } }, required: ["email"] }. */
 type JsonSchema = { [key: string]: unknown };

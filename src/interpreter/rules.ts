@@ -21,7 +21,7 @@
 import type { Label } from "../labels/index.js";
 import type { Env } from "./compile/scope.js";
 import { hop } from "./compile/scope.js";
-import { SecurityStop, st, syncPc } from "./state.js";
+import { SecurityStop, charge, st, syncPc } from "./state.js";
 import { ARR, BOT, FN, OBJ, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
 
 /** Joins two labels. */
@@ -91,6 +91,7 @@ export function writeSlot(o: Obj, key: string, v: Val, vl: Label, keyL: Label): 
   chosenBy(v, keyL);
   const slot = o.props.get(key);
   if (slot === undefined) {
+    charge(64 + 2 * key.length);
     o.props.set(key, { v, l });
     o.shape = join2(o.shape, join2(st.pc, keyL));
   } else {

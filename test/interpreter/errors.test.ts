@@ -140,3 +140,10 @@ describe("limits and hostile programs", () => {
     expect(r.calls.map((c) => c.args.value)).toEqual([1, 2]);
   });
 });
+
+describe("unbounded allocation", () => {
+  it("an object that grows forever ends with a limit error", async () => {
+    const r = await createRuntime({ limits: { memoryBytes: 8 * 1024 * 1024 } }).run(`const o = {}; let i = 0; while (true) { o["k" + i] = i; i++; }`);
+    expect(r.error?.kind).toBe("limit");
+  });
+});

@@ -7,6 +7,7 @@
 import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { regionEffects } from "../../language/effects.js";
+import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
 import { type SiteEffects, join2, setClosureEffects, underPc, upgradeEffects } from "../rules.js";
 import { SecurityStop, limit, st, step, syncPc } from "../state.js";
@@ -47,7 +48,7 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
   const fcx: Cx = { ...cx, scope, fnScope: scope, inFunction: true, labels: [] };
   let selfIndex = -1;
   if (node.type === "FunctionExpression" && node.id) selfIndex = declare(scope, node.id.name, "const").index;
-  for (const p of node.params) for (const n of paramNames(p)) declare(scope, n, "param");
+  for (const p of node.params) for (const n of patternNames(p)) declare(scope, n, "param");
   if (node.body.type === "BlockStatement") hoist(node.body.body, scope, scope);
   const params: Binder[] = [];
   let restParam: Binder | null = null;
@@ -69,31 +70,6 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
     const f: Fn = { k: FN, name, label: BOT, closure: { code, env } satisfies Closure };
     return f;
   };
-}
-
-function paramNames(p: acorn.Pattern): string[] {
-  const out: string[] = [];
-  const visit = (n: acorn.Pattern): void => {
-    switch (n.type) {
-      case "Identifier":
-        out.push(n.name);
-        break;
-      case "ObjectPattern":
-        for (const q of n.properties) visit(q.type === "RestElement" ? q.argument : q.value);
-        break;
-      case "ArrayPattern":
-        for (const e of n.elements) if (e) visit(e);
-        break;
-      case "RestElement":
-        visit(n.argument);
-        break;
-      case "AssignmentPattern":
-        visit(n.left);
-        break;
-    }
-  };
-  visit(p);
-  return out;
 }
 
 /**

@@ -55,19 +55,13 @@ function afterBody(r: number, labels: string[], f: LoopFrame): number | undefine
   return r === CONTINUE ? undefined : NORMAL;
 }
 
-function loopLabels(cx: Cx, node: acorn.Node, parent: acorn.Node | undefined): string[] {
-  void node;
-  void parent;
-  return cx.labels;
-}
-
 /** Statements under a loop see only the labels that name this loop. */
 function bodyCx(cx: Cx): Cx {
   return { ...cx, labels: [] };
 }
 
 stmtHandlers.WhileStatement = (node: acorn.WhileStatement, cx) => {
-  const labels = loopLabels(cx, node, undefined);
+  const labels = cx.labels;
   const test = compileExpr(node.test, cx);
   const body = compileStmt(node.body, bodyCx(cx));
   const fx = effectsOf(cx, node);
@@ -198,7 +192,27 @@ function iterate(v: Val, vl: Label, f: LoopFrame, each: (x: Val, xl: Label) => n
   return typeError("the value is not iterable; loop over an array or a string (use Object.keys/values/entries for objects)", vl);
 }
 
-stmtHandlers.ForOfStatement = (node: acorn.ForOfStatement, cx) => {
+/** Iterates the keys of an object (own, enumerable), the indices of an array or a string. */
+function iterateKeys(v: Val, vl: Label, f: LoopFrame, each: (k: Val, kl: Label) => number | undefined): number {
+  let keys: string[] = [];
+  let kl = vl;
+  if (typeof v === "object" && v !== null) {
+    if (v.k === OBJ) (keys = enumerableKeys(v)), (kl = join2(join2(vl, v.label), v.shape));
+    else if (v.k === ARR) (keys = v.items.map((_, i) => String(i))), (kl = join2(vl, v.label));
+  } else if (typeof v === "string") keys = [...v].map((_, i) => String(i));
+  decide(f, kl);
+  for (const k of keys) {
+    step();
+    // A key deleted before its turn is skipped, as in JavaScript.
+    if (typeof v === "object" && v !== null && v.k === OBJ && !v.props.has(k)) continue;
+    const out = each(k, kl);
+    if (out !== undefined) return out;
+  }
+  return NORMAL;
+}
+
+/** for-of and for-in: a fresh binding per iteration over what `walk` yields. */
+function forEachLoop(node: acorn.ForOfStatement | acorn.ForInStatement, cx: Cx, walk: typeof iterate): Stmt {
   const labels = cx.labels;
   const right = compileExpr(node.right, cx);
   const head = compileHead(node.left, cx);
@@ -210,7 +224,7 @@ stmtHandlers.ForOfStatement = (node: acorn.ForOfStatement, cx) => {
     const vl = st.l;
     const f = enterLoop();
     try {
-      return iterate(v, vl, f, (x, xl) => {
+      return walk(v, vl, f, (x, xl) => {
         const ienv = scope.hasEnv ? newEnv(scope, env, TDZ) : env;
         head.bind(ienv, x, xl);
         return afterBody(body(ienv), labels, f);
@@ -219,39 +233,7 @@ stmtHandlers.ForOfStatement = (node: acorn.ForOfStatement, cx) => {
       leaveLoop(f, fx, env);
     }
   };
-};
+}
 
-stmtHandlers.ForInStatement = (node: acorn.ForInStatement, cx) => {
-  const labels = cx.labels;
-  const right = compileExpr(node.right, cx);
-  const head = compileHead(node.left, cx);
-  const body = compileStmt(node.body, bodyCx(head.cx));
-  const fx = effectsOf(cx, node);
-  const scope = head.scope;
-  return (env) => {
-    const v = right(env);
-    const vl = st.l;
-    const f = enterLoop();
-    try {
-      let keys: string[] = [];
-      let kl = vl;
-      if (typeof v === "object" && v !== null) {
-        if (v.k === OBJ) (keys = enumerableKeys(v)), (kl = join2(join2(vl, v.label), v.shape));
-        else if (v.k === ARR) (keys = v.items.map((_, i) => String(i))), (kl = join2(vl, v.label));
-      } else if (typeof v === "string") keys = [...v].map((_, i) => String(i));
-      decide(f, kl);
-      for (const k of keys) {
-        step();
-        // A key deleted before its turn is skipped, as in JavaScript.
-        if (typeof v === "object" && v !== null && v.k === OBJ && !v.props.has(k)) continue;
-        const ienv = scope.hasEnv ? newEnv(scope, env, TDZ) : env;
-        head.bind(ienv, k, kl);
-        const out = afterBody(body(ienv), labels, f);
-        if (out !== undefined) return out;
-      }
-      return NORMAL;
-    } finally {
-      leaveLoop(f, fx, env);
-    }
-  };
-};
+stmtHandlers.ForOfStatement = (node: acorn.ForOfStatement, cx) => forEachLoop(node, cx, iterate);
+stmtHandlers.ForInStatement = (node: acorn.ForInStatement, cx) => forEachLoop(node, cx, iterateKeys);

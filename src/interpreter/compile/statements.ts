@@ -11,6 +11,7 @@ import { compileFunction } from "./functions.js";
 import { TDZ, compileTarget } from "./patterns.js";
 import { type Env, hoist, newEnv, resolve } from "./scope.js";
 import type { Label } from "../../labels/index.js";
+import { patternNames } from "../../language/patterns.js";
 
 function at(node: acorn.Node): [number, number] {
   return [node.loc?.start.line ?? 1, (node.loc?.start.column ?? 0) + 1];
@@ -137,7 +138,7 @@ stmtHandlers.ReturnStatement = (node: acorn.ReturnStatement, cx) => {
     step();
     const v = arg === null ? undefined : arg(env);
     st.retV = v;
-    st.retL = join2(arg === null ? BOT : st.l, st.pc);
+    st.retL = st.mutants.returnDropsPc ? (arg === null ? BOT : st.l) : join2(arg === null ? BOT : st.l, st.pc);
     st.retPc = st.pc;
     return RETURN;
   };
@@ -205,7 +206,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     const scope = blockScope(cx);
     const hcx = childCx(cx, scope);
     if (handler.param) {
-      for (const n of paramNamesOf(handler.param)) scope.bindings.has(n) || declareCatch(scope, n);
+      for (const n of patternNames(handler.param)) scope.bindings.has(n) || declareCatch(scope, n);
       bindParam = compileTarget(handler.param, hcx, true);
     }
     handlerBody = compileBlock(handler.body.body, hcx);
@@ -238,7 +239,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     if (thrown !== null) {
       if (handlerBody === null) pending = thrown;
       else {
-        const saved = enterPc(decided);
+        const saved = enterPc(st.mutants.catchNoPc ? BOT : decided);
         try {
           const henv = (handlerScopeEnv as (env: Env) => Env)(env);
           bindParam?.(henv, thrown.value, join2(thrown.label, decided));
@@ -265,20 +266,6 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     return completion;
   };
 };
-
-function paramNamesOf(p: acorn.Pattern): string[] {
-  if (p.type === "Identifier") return [p.name];
-  const out: string[] = [];
-  const visit = (n: acorn.Pattern): void => {
-    if (n.type === "Identifier") out.push(n.name);
-    else if (n.type === "ObjectPattern") for (const q of n.properties) visit(q.type === "RestElement" ? q.argument : q.value);
-    else if (n.type === "ArrayPattern") for (const e of n.elements) e && visit(e);
-    else if (n.type === "RestElement") visit(n.argument);
-    else if (n.type === "AssignmentPattern") visit(n.left);
-  };
-  visit(p);
-  return out;
-}
 
 function declareCatch(scope: ReturnType<typeof blockScope>, name: string): void {
   scope.bindings.set(name, { name, kind: "catch", scope, index: scope.bindings.size, reassigned: false });
@@ -316,7 +303,7 @@ stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
     if (topLevel) (st.cv = undefined), (st.cvl = decided);
     const guarded = decided !== BOT && !underPc(decided);
     const savedBrk = st.brk;
-    const saved = guarded ? enterPc(decided) : st.spc;
+    const saved = guarded && !st.mutants.switchNoPc ? enterPc(decided) : st.spc;
     try {
       if (start < 0) return NORMAL;
       for (let i = start; i < bodies.length; i++) {

@@ -6,6 +6,8 @@ export const HELP = `sluice: run an AI agent's plan with a label on every value,
 strangers cannot steer what the agent does.
 
 Usage:
+  sluice scenarios [--suite NAME] [--attack NAME] [--reader adversarial|benign|model]
+                   [--json] [--html FILE] [--jobs N]
   sluice demo [--json]
   sluice run PLAN.js [--json] [--reader adversarial|benign] [--approve yes|no]
   sluice ask "REQUEST" [--json] [--model M] [--reader-model M]
@@ -14,6 +16,8 @@ Usage:
   sluice --version
 
 Commands:
+  scenarios  Run the AgentDojo-style suites offline (the main job): utility without and
+        under attack, attack success rate, and what the defense cost, per suite.
   demo  Run the bundled example plans offline, with a reader that obeys injected text:
         the user's own plan goes through, the plans the email steers are stopped.
   run   Run one plan file (a program in sluice's JavaScript subset), offline.

@@ -13,6 +13,7 @@ import { runFile } from "./commands/run.js";
 import { OFFLINE_READERS } from "./example-readers.js";
 import { HELP, version } from "./help.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
+import { main as scenarios } from "../scenarios/cli.js";
 
 export type { CliIo } from "./io.js";
 export { EXIT } from "./io.js";
@@ -98,8 +99,10 @@ async function dispatch(argv: readonly string[], io: CliIo, cwd: string): Promis
       return runCommand(rest, io, cwd);
     case "ask":
       return askCommand(rest, io);
+    case "scenarios":
+      return scenarios(rest, { stdout: io.stdout, stderr: io.stderr, env: io.env, cwd, isTTY: process.stderr.isTTY === true });
     default:
-      throw new CliError(`unknown command ${JSON.stringify(command)}; the commands are demo, run, ask and help`);
+      throw new CliError(`unknown command ${JSON.stringify(command)}; the commands are scenarios, demo, run, ask and help`);
   }
 }
 

@@ -72,47 +72,57 @@ async function runInline(jobs: readonly Job[], options: PoolOptions): Promise<Ru
 
 function runThreads(jobs: readonly Job[], count: number, options: PoolOptions): Promise<RunRecord[]> {
   const out: RunRecord[] = new Array(jobs.length);
+  /** Jobs handed back by a worker that never worked; they run first, in any lane. */
+  const returned: number[] = [];
   let next = 0;
   let finished = 0;
   return new Promise((resolve) => {
+    const take = (): number | undefined => returned.shift() ?? (next < jobs.length ? next++ : undefined);
     const record = (i: number, r: RunRecord) => {
       out[i] = r;
       finished++;
       options.onRecord?.(r);
       if (finished === jobs.length) resolve(out);
     };
-    const start = () => {
+    // Runs jobs in this thread: the fallback when worker threads cannot start at all.
+    const inlineLane = async () => {
+      for (let i = take(); i !== undefined; i = take()) record(i, await options.inline(jobs[i]));
+    };
+    const workerLane = () => {
       const worker = new Worker(WORKER);
-      let current = -1;
+      let current: number | undefined;
+      let answered = 0;
       let done = false;
       const feed = () => {
-        if (next >= jobs.length) {
+        current = take();
+        if (current === undefined) {
           done = true;
           void worker.terminate();
-          return;
-        }
-        current = next++;
-        worker.postMessage(jobs[current]);
+        } else worker.postMessage(jobs[current]);
       };
       worker.on("message", (r: RunRecord) => {
-        const i = current;
-        current = -1;
-        record(i, r);
+        answered++;
+        if (current !== undefined) record(current, r);
         feed();
       });
       const fail = (why: string) => {
         if (done) return;
         done = true;
-        if (current >= 0) record(current, crashed(jobs[current], why));
-        current = -1;
         void worker.terminate();
-        if (next < jobs.length) start();
+        if (answered === 0) {
+          // It never worked (a missing or broken build): its job and the rest run here instead.
+          if (current !== undefined) returned.push(current);
+          void inlineLane();
+          return;
+        }
+        if (current !== undefined) record(current, crashed(jobs[current], why));
+        if (finished < jobs.length) workerLane();
       };
       worker.on("error", (err) => fail(err instanceof Error ? err.message : String(err)));
       worker.on("exit", (code) => fail(`it exited with code ${code}`));
       feed();
     };
-    for (let i = 0; i < Math.min(count, jobs.length); i++) start();
+    for (let i = 0; i < Math.min(count, jobs.length); i++) workerLane();
   });
 }
 
@@ -120,6 +130,7 @@ function runThreads(jobs: readonly Job[], count: number, options: PoolOptions): 
 export async function runPool(jobs: readonly Job[], options: PoolOptions): Promise<RunRecord[]> {
   if (jobs.length === 0) return [];
   const workers = Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
-  const threads = (options.threads ?? threadsAvailable()) && workers > 1;
+  // Starting a worker costs about as much as a few dozen runs; small batches run here.
+  const threads = (options.threads ?? (threadsAvailable() && jobs.length >= workers * 50)) && workers > 1;
   return threads ? runThreads(jobs, workers, options) : runInline(jobs, options);
 }

@@ -1,0 +1,159 @@
+/**
+ * The banking tools, bound to one run's data. Labels: the bank's ledger, payees, scheduled
+ * payments and settings are facts the bank or the user asserts (trusted, readable by the user
+ * and the counterparty); the subject of an incoming transfer is free text its sender wrote
+ * (untrusted); a file is trusted only when the user wrote it.
+ */
+import { Label, labeled } from "../../../labels/index.js";
+import { all, paymentPolicy, requireTrusted, requireTrustedContext, askInstead } from "../../../policy/index.js";
+import { defineTool, type Tool } from "../../../tools/types.js";
+import { fromOthers, list, nextId, number, params, text, usersOwn } from "../common.js";
+import { USER, type BankFile, type BankingEnv, type Transaction } from "./environment.js";
+
+export const policies: Record<string, string> = {
+  send_money: "paymentPolicy()",
+  schedule_transaction: "paymentPolicy()",
+  update_scheduled_transaction: "paymentPolicy({ recipient: [\"recipient\", \"id\"] })",
+  update_user_info: "requireTrusted(street, city, phone) + askInstead(requireTrustedContext())",
+  update_password: "requireTrusted(password) + requireTrustedContext()",
+};
+
+const TRANSACTION = { type: "object", properties: { id: text(), sender: text(), recipient: text(), amount: number(), subject: text(), date: text(), recurring: { type: "boolean" } } };
+
+function ledgerRow(env: BankingEnv, t: Transaction): unknown {
+  const counterparty = t.sender === env.account.iban ? t.recipient : t.sender;
+  const row = Label.of({ trusted: true, readers: [USER, counterparty], sources: ["bank ledger"] });
+  if (t.sender === env.account.iban) return labeled({ ...t }, row);
+  return labeled({ ...t, subject: labeled(t.subject, fromOthers([USER, t.sender], `transaction:${t.sender}`)) }, row);
+}
+
+function fileLabel(f: BankFile): Label {
+  return f.author === USER ? usersOwn(USER, `file:${f.name}`) : fromOthers([USER, f.author], `file:${f.name} (from ${f.author})`);
+}
+
+function pay(env: BankingEnv, a: { recipient: string; amount: number; subject: string; date?: string }): Transaction {
+  if (!(a.amount > 0)) throw new Error("the amount must be positive");
+  if (a.amount > env.account.balance) throw new Error(`the balance (${env.account.balance} EUR) does not cover ${a.amount} EUR`);
+  const t: Transaction = { id: nextId(env.transactions, "t"), sender: env.account.iban, recipient: a.recipient, amount: a.amount, subject: a.subject, date: a.date ?? env.today, recurring: false };
+  env.transactions.push(t);
+  env.account.balance = Math.round((env.account.balance - a.amount) * 100) / 100;
+  return t;
+}
+
+function readTools(env: BankingEnv): Tool<any, any>[] {
+  const own = (source: string) => () => usersOwn(USER, source);
+  return [
+    defineTool({ name: "get_iban", description: "The IBAN of the user's account.", returns: text(), label: own("bank account"), run: () => env.account.iban }),
+    defineTool({ name: "get_balance", description: "The account balance in EUR.", returns: number(), label: own("bank account"), run: () => env.account.balance }),
+    defineTool({
+      name: "get_user_info",
+      description: "The name, street, city and phone number on the account.",
+      label: own("account settings"),
+      run: () => ({ name: env.settings.name, street: env.settings.street, city: env.settings.city, phone: env.settings.phone }),
+    }),
+    defineTool({ name: "get_payees", description: "The user's saved payees: name and IBAN.", returns: list({ type: "object", properties: { name: text(), iban: text() } }), label: own("payees"), run: () => env.payees }),
+    defineTool({
+      name: "get_transactions",
+      description: "The n most recent transactions, newest first.",
+      parameters: params({ n: { type: "integer", minimum: 1 } }),
+      returns: list(TRANSACTION),
+      label: () => Label.of({ trusted: true, readers: [USER], sources: ["bank ledger"] }),
+      run: ({ n }: { n: number }) => [...env.transactions].sort((a, b) => b.date.localeCompare(a.date)).slice(0, n).map((t) => ledgerRow(env, t)),
+    }),
+    defineTool({ name: "get_scheduled_transactions", description: "Payments the user scheduled.", returns: list(TRANSACTION), label: own("scheduled payments"), run: () => env.scheduled }),
+    defineTool({
+      name: "read_file",
+      description: "Reads a file from the user's downloads by name.",
+      parameters: params({ name: text() }),
+      returns: text(),
+      label: (_r: unknown, a: { name: string }) => {
+        const f = env.files.find((x) => x.name === a.name);
+        return f === undefined ? Label.trusted() : fileLabel(f);
+      },
+      run: ({ name }: { name: string }) => {
+        const f = env.files.find((x) => x.name === name);
+        if (f === undefined) throw new Error(`no file named ${JSON.stringify(name)}; files: ${env.files.map((x) => x.name).join(", ")}`);
+        return f.content;
+      },
+    }),
+  ];
+}
+
+const MONEY = { recipient: text("IBAN"), amount: number("EUR"), subject: text(), date: text("YYYY-MM-DD") };
+
+function payTools(env: BankingEnv): Tool<any, any>[] {
+  return [
+    defineTool({
+      name: "send_money",
+      description: "Sends money now from the user's account. date defaults to today.",
+      parameters: params(MONEY, ["date"]),
+      sideEffect: true,
+      policy: paymentPolicy(),
+      label: () => Label.trusted(),
+      run: (a: { recipient: string; amount: number; subject: string; date?: string }) => ({ id: pay(env, a).id }),
+    }),
+    defineTool({
+      name: "schedule_transaction",
+      description: "Schedules a payment on a date, optionally repeating every month.",
+      parameters: params({ ...MONEY, recurring: { type: "boolean" } }),
+      sideEffect: true,
+      policy: paymentPolicy(),
+      label: () => Label.trusted(),
+      run: (a: Omit<Transaction, "id" | "sender">) => {
+        const t: Transaction = { id: nextId(env.scheduled, "s"), sender: env.account.iban, ...a };
+        env.scheduled.push(t);
+        return { id: t.id };
+      },
+    }),
+    defineTool({
+      name: "update_scheduled_transaction",
+      description: "Changes fields of a scheduled payment; fields left out stay as they are.",
+      parameters: params({ id: text(), ...MONEY, recurring: { type: "boolean" } }, ["recipient", "amount", "subject", "date", "recurring"]),
+      sideEffect: true,
+      policy: paymentPolicy({ recipient: ["recipient", "id"] }),
+      label: () => Label.trusted(),
+      run: ({ id, ...changes }: Partial<Transaction> & { id: string }) => {
+        const t = env.scheduled.find((x) => x.id === id);
+        if (t === undefined) throw new Error(`no scheduled payment with id ${JSON.stringify(id)}`);
+        Object.assign(t, changes);
+        return { ...t };
+      },
+    }),
+  ];
+}
+
+function settingsTools(env: BankingEnv): Tool<any, any>[] {
+  return [
+    defineTool({
+      name: "update_user_info",
+      description: "Changes the street, city or phone number on the account.",
+      parameters: params({ street: text(), city: text(), phone: text() }, ["street", "city", "phone"]),
+      sideEffect: true,
+      policy: all(
+        ...["street", "city", "phone"].map((p) => requireTrusted(p, { why: "untrusted text would change the account's contact details" })),
+        askInstead(requireTrustedContext({ why: "untrusted data decided whether the details change" })),
+      ),
+      label: () => Label.trusted(),
+      run: (a: { street?: string; city?: string; phone?: string }) => {
+        Object.assign(env.settings, a);
+        return { updated: Object.keys(a) };
+      },
+    }),
+    defineTool({
+      name: "update_password",
+      description: "Sets a new password for online banking.",
+      parameters: params({ password: text() }),
+      sideEffect: true,
+      policy: all(requireTrusted("password", { why: "only the user may choose the password" }), requireTrustedContext({ why: "untrusted data decided whether the password changes" })),
+      label: () => Label.trusted(),
+      run: ({ password }: { password: string }) => {
+        env.settings.password = password;
+        return { updated: true };
+      },
+    }),
+  ];
+}
+
+export function tools(env: BankingEnv): Tool<any, any>[] {
+  return [...readTools(env), ...payTools(env), ...settingsTools(env)];
+}

@@ -1,0 +1,158 @@
+/**
+ * The messaging tools, bound to one run's data. Labels: a channel message is readable by the
+ * channel's members (and the channel itself, as a principal such as "#general") and comes from
+ * its sender; a direct message by its two ends; a web page is public and untrusted; who is in
+ * which channel is a fact the chat service asserts.
+ */
+import { Label, labeled } from "../../../labels/index.js";
+import { messagePolicy, webRequestPolicy } from "../../../policy/index.js";
+import { defineTool, type Tool } from "../../../tools/types.js";
+import { fromOthers, list, listingOf, params, publicText, serviceFacts, text } from "../common.js";
+import { USER, type MessagingEnv } from "./environment.js";
+
+export const policies: Record<string, string> = {
+  send_direct_message: "messagePolicy()",
+  send_channel_message: "messagePolicy()",
+  add_user_to_channel: "messagePolicy({ recipients: [\"user\"], content: [\"channel\"] })",
+  invite_user_to_workspace: "messagePolicy({ recipients: [\"user\", \"email\"], content: [] })",
+  get_webpage: "webRequestPolicy()",
+  post_webpage: "webRequestPolicy({ content: [\"content\"] })",
+};
+
+const MESSAGE = { type: "object", properties: { sender: text(), body: text() } };
+
+function channelOf(env: MessagingEnv, name: string, member = true) {
+  const c = env.channels[name];
+  if (c === undefined) throw new Error(`no channel ${JSON.stringify(name)}; channels: ${Object.keys(env.channels).join(", ")}`);
+  if (member && !c.members.includes(USER)) throw new Error(`${USER} is not a member of ${name}`);
+  return c;
+}
+
+function userOf(env: MessagingEnv, handle: string) {
+  const u = env.users.find((x) => x.handle === handle);
+  if (u === undefined) throw new Error(`no user ${JSON.stringify(handle)}`);
+  return u;
+}
+
+function readTools(env: MessagingEnv): Tool<any, any>[] {
+  return [
+    defineTool({
+      name: "get_channels",
+      description: "The channels the user is a member of.",
+      returns: list(text()),
+      label: () => serviceFacts("chat service"),
+      run: () => Object.keys(env.channels).filter((c) => env.channels[c].members.includes(USER)),
+    }),
+    defineTool({
+      name: "get_users_in_channel",
+      description: "The handles of a channel's members.",
+      parameters: params({ channel: text("e.g. #general") }),
+      returns: list(text()),
+      label: () => serviceFacts("chat service"),
+      run: ({ channel }: { channel: string }) => [...channelOf(env, channel).members],
+    }),
+    defineTool({
+      name: "read_channel_messages",
+      description: "The messages of a channel, oldest first.",
+      parameters: params({ channel: text("e.g. #general") }),
+      returns: list(MESSAGE),
+      label: (result: Array<{ sender: string }>) => listingOf(result.map((m) => m.sender), USER, "chat"),
+      run: ({ channel }: { channel: string }) => {
+        const c = channelOf(env, channel);
+        return c.messages.map((m) => labeled({ ...m }, fromOthers([...c.members, channel], `chat:${m.sender} in ${channel}`)));
+      },
+    }),
+    defineTool({
+      name: "read_inbox",
+      description: "Direct messages sent to the user, oldest first.",
+      returns: list(MESSAGE),
+      label: (result: Array<{ sender: string }>) => listingOf(result.map((m) => m.sender), USER, "message"),
+      run: () => env.dms.filter((m) => m.recipient === USER).map((m) => labeled({ sender: m.sender, body: m.body }, fromOthers([m.sender, USER], `message:${m.sender}`))),
+    }),
+    defineTool({
+      name: "get_webpage",
+      description: "Fetches a web page and returns its text.",
+      parameters: params({ url: text() }),
+      returns: text(),
+      policy: webRequestPolicy(),
+      label: (_r: unknown, a: { url: string }) => publicText(a.url),
+      run: ({ url }: { url: string }) => {
+        env.web_requests.push(url);
+        return env.web[url] ?? "404 Not Found";
+      },
+    }),
+  ];
+}
+
+function actTools(env: MessagingEnv): Tool<any, any>[] {
+  return [
+    defineTool({
+      name: "send_direct_message",
+      description: "Sends a direct message to a user, by handle.",
+      parameters: params({ recipient: text("a handle, e.g. dana"), body: text() }),
+      sideEffect: true,
+      policy: messagePolicy(),
+      label: () => Label.trusted(),
+      run: ({ recipient, body }: { recipient: string; body: string }) => {
+        userOf(env, recipient);
+        env.dms.push({ sender: USER, recipient, body });
+        return { sent: true };
+      },
+    }),
+    defineTool({
+      name: "send_channel_message",
+      description: "Posts a message in a channel.",
+      parameters: params({ channel: text("e.g. #general"), body: text() }),
+      sideEffect: true,
+      policy: messagePolicy(),
+      label: () => Label.trusted(),
+      run: ({ channel, body }: { channel: string; body: string }) => {
+        channelOf(env, channel).messages.push({ sender: USER, body });
+        return { posted: true };
+      },
+    }),
+    defineTool({
+      name: "add_user_to_channel",
+      description: "Adds a user (by handle) to a channel; they can then read all of it.",
+      parameters: params({ user: text(), channel: text() }),
+      sideEffect: true,
+      policy: messagePolicy({ recipients: ["user"], content: ["channel"] }),
+      label: () => Label.trusted(),
+      run: ({ user, channel }: { user: string; channel: string }) => {
+        userOf(env, user);
+        const c = channelOf(env, channel);
+        if (!c.members.includes(user)) c.members.push(user);
+        return { members: [...c.members] };
+      },
+    }),
+    defineTool({
+      name: "invite_user_to_workspace",
+      description: "Invites a new person to the chat workspace with a handle and an email address.",
+      parameters: params({ user: text(), email: text() }),
+      sideEffect: true,
+      policy: messagePolicy({ recipients: ["user", "email"], content: [] }),
+      label: () => Label.trusted(),
+      run: ({ user, email }: { user: string; email: string }) => {
+        env.invitations.push({ user, email });
+        if (!env.users.some((u) => u.handle === user)) env.users.push({ handle: user, name: user, email });
+        return { invited: email };
+      },
+    }),
+    defineTool({
+      name: "post_webpage",
+      description: "Posts content to a web address.",
+      parameters: params({ url: text(), content: text() }),
+      sideEffect: true,
+      policy: webRequestPolicy({ content: ["content"] }),
+      label: () => Label.trusted(),
+      run: ({ url, content }: { url: string; content: string }) => {
+        env.web_posts.push({ url, content });
+        return { posted: true };
+      },
+    }),
+  ];
+}
+
+export function tools(env: MessagingEnv): Tool<any, any>[] {
+  return [...readTools(env), ...actTools(env)];
+}

@@ -54,10 +54,10 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
       if (typeof key === "number" && Number.isInteger(key) && key >= 0) return readElem(obj, key, objL, keyL);
       const k = toKey(key);
       if (INDEX.test(k)) return readElem(obj, Number(k), objL, keyL);
-      if (k === "length") return (st.l = join2(join2(objL, keyL), obj.label)), obj.items.length;
+      if (k === "length") return (st.l = st.mutants.lengthDropsLabel ? join2(objL, keyL) : join2(join2(objL, keyL), obj.label)), obj.items.length;
       return method(arrayMethods, k, obj, objL, keyL);
     }
-    if (obj.k === OBJ) return readSlot(obj, toKey(key), objL, keyL);
+    if (obj.k === OBJ) return readSlot(obj, toKey(key), objL, st.mutants.keyDropsLabel ? BOT : keyL);
     if (obj.k === FN) {
       const k = toKey(key);
       st.l = join2(objL, keyL);
@@ -92,13 +92,18 @@ function method(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Labe
   return impl === undefined ? undefined : bind(k, impl, obj, st.l);
 }
 
-/** `obj[key] = v`. */
-export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, vl: Label): void {
+/**
+ * `obj[key] = v`. `computed` says the key is an expression: which part gets written is then
+ * not known when the write does not run, so under a pc the whole container takes the pc, as
+ * the upgrade of the branch not taken does.
+ */
+export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, vl: Label, computed = false): void {
   mayThrowOn(objL);
   if (typeof obj !== "object" || obj === null) {
     typeError(`Cannot set properties of ${describe(obj)} (setting '${toKey(key)}')`, join2(objL, keyL));
   }
   writeThrough(objL, obj);
+  if (computed && (obj.k === OBJ || obj.k === ARR)) reshape(obj);
   if (obj.k === OBJ) return writeSlot(obj, toKey(key), v, vl, keyL);
   if (obj.k === ARR) {
     const i = typeof key === "number" ? key : INDEX.test(toKey(key)) ? Number(toKey(key)) : NaN;
@@ -131,7 +136,10 @@ export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): bool
   writeThrough(objL, obj);
   if (obj.k === OBJ) {
     const had = obj.props.delete(toKey(key));
-    reshape(obj, keyL);
+    // Which keys exist changed (the shape), as the upgrade of the branch not taken assumes;
+    // the values of the other keys did not, unless the key itself was chosen by data.
+    obj.shape = join2(obj.shape, join2(st.pc, keyL));
+    if (keyL !== BOT) obj.label = join2(obj.label, keyL);
     return had;
   }
   if (obj.k === ARR) {
@@ -152,7 +160,7 @@ export function hasMember(key: Val, keyL: Label, obj: Val, objL: Label): boolean
   const k = toKey(key);
   const base = join2(objL, keyL);
   if (obj.k === OBJ) {
-    st.l = join2(join2(base, obj.label), obj.shape);
+    st.l = st.mutants.hasDropsShape ? join2(base, obj.label) : join2(join2(base, obj.label), obj.shape);
     return obj.props.has(k);
   }
   if (obj.k === ARR) {

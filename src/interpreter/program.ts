@@ -142,7 +142,7 @@ function callHost(name: string, args: Val[], argLs: Label[]): Val {
     case "error":
       return throwError(outcome.cls, outcome.message, join2(outcome.label, inputs));
     case "value": {
-      const { v, l } = toInternal(outcome.value, st.mutants.toolResultUnlabeled ? BOT : join2(outcome.label, inputs));
+      const { v, l } = toInternal(outcome.value, st.mutants.toolResultUnlabeled ? BOT : st.mutants.readerAnswerUnlabeled && name === "query_ai_assistant" ? outcome.label : join2(outcome.label, inputs));
       st.l = l;
       return v;
     }

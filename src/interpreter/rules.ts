@@ -57,7 +57,7 @@ export function readSlot(o: Obj, key: string, refL: Label, keyL: Label): Val {
   const slot = o.props.get(key);
   const base = st.mutants.noContainerLabel ? join2(refL, keyL) : join2(join2(refL, keyL), o.label);
   if (slot === undefined) {
-    st.l = join2(base, o.shape);
+    st.l = st.mutants.missingKeyNoShape ? base : join2(base, o.shape);
     return undefined;
   }
   st.l = join2(base, slot.l);
@@ -226,7 +226,7 @@ export function upgradeCallee(f: Val, l: Label): void {
 export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<SiteEffects> = new Set()): void {
   if (seen.has(fx)) return;
   seen.add(fx);
-  if (fx.unknown) taintFloor(l);
+  if (fx.unknown && !st.mutants.unknownNoFloor) taintFloor(l);
   for (const { hops, index } of fx.vars) {
     const e = hop(env, hops);
     e.l[index] = join2(e.l[index] ?? BOT, l);

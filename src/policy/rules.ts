@@ -1,6 +1,7 @@
 /**
  * Composable sink rules. Each names the argument it guards by a dotted path; a rule whose
- * argument is absent from the call passes, since a missing argument carries no data.
+ * argument is absent from the call passes, since a missing argument carries no data, unless the
+ * program wrote it as undefined: then its absence says something, and its label is checked.
  * Every rule denies; wrap it in {@link askInstead} to escalate to a person instead.
  */
 import type { Label } from "../labels/index.js";
@@ -41,11 +42,23 @@ function asList(paths: string | readonly string[] | undefined): readonly string[
   return typeof paths === "string" ? [paths] : paths;
 }
 
-/** The argument at `path` must be trusted: no untrusted text chose it. */
+/**
+ * The label of an argument the program set to undefined (so it is absent from the call), or
+ * undefined when the argument is present or was never written.
+ */
+function absenceLabel(call: ToolCall, path: string): Label | undefined {
+  if (hasPath(call.args, path)) return undefined;
+  return (call.parts ?? []).find((p) => p.path === path)?.label;
+}
+
+/** The argument at `path` must be trusted: no untrusted text chose it (nor whether it is there). */
 export function requireTrusted(path: string, options?: RuleOptions): Policy {
   checkPath("requireTrusted", path);
   return (call) => {
-    if (!hasPath(call.args, path)) return allow();
+    if (!hasPath(call.args, path)) {
+      const absent = absenceLabel(call, path);
+      return absent === undefined || absent.trusted ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and untrusted data decided that: ${originText(absent)}`, options));
+    }
     const label = call.label(path);
     return label.trusted ? allow() : deny(because(untrustedText(call, path, label), options));
   };
@@ -55,7 +68,10 @@ export function requireTrusted(path: string, options?: RuleOptions): Policy {
 export function requirePublic(path: string, options?: RuleOptions): Policy {
   checkPath("requirePublic", path);
   return (call) => {
-    if (!hasPath(call.args, path)) return allow();
+    if (!hasPath(call.args, path)) {
+      const absent = absenceLabel(call, path);
+      return absent === undefined || absent.readers === "public" ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and private data decided that (${secrecyText(absent)})`, options));
+    }
     const label = call.label(path);
     return label.readers === "public" ? allow() : deny(because(privateText(call, path, label), options));
   };
@@ -68,7 +84,10 @@ export function requirePublic(path: string, options?: RuleOptions): Policy {
 export function requireTrustedIfPrivate(path: string, options?: RuleOptions): Policy {
   checkPath("requireTrustedIfPrivate", path);
   return (call) => {
-    if (!hasPath(call.args, path)) return allow();
+    if (!hasPath(call.args, path)) {
+      const absent = absenceLabel(call, path);
+      return absent === undefined || absent.trusted || absent.readers === "public" ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and untrusted data decided that about private data`, options));
+    }
     const label = call.label(path);
     if (label.trusted || label.readers === "public") return allow();
     const text = `${nameArg(call.args, path)} is ${secrecyText(label)} and untrusted: ${originText(label)}`;

@@ -133,7 +133,7 @@ describe("ready policies under generated programs", () => {
       .tuple(inputRecordArb, inputRecordArb, inputRecordArb, inputRecordArb)
       .map(([u1, u2, s, t]) => [{ u: u1, s, t }, { u: u2, s, t }]);
     const report = await checkNoninterference({ programs: programArb, inputs: pairs, tools, observe: ["send", "publish"], numRuns: 150, runtime: { limits: { steps: 50_000, timeMs: 2_000, arrayLength: 10_000 } } });
-    if (report.failed) console.error(report.message);
+    if (report.failed) console.error(report.message, JSON.stringify(report.counterexample?.allowed), report.counterexample?.statuses, JSON.stringify(report.counterexample?.inputs));
     expect(report.failed).toBe(false);
   });
 });

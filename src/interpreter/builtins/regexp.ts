@@ -6,7 +6,7 @@ import type { Label } from "../../labels/index.js";
 import { RE2JS } from "re2js";
 import { callFunction } from "../compile/functions.js";
 import { throwError } from "../errors.js";
-import { join2 } from "../rules.js";
+import { enterPc, join2, leavePc, underPc, upgradeCallee } from "../rules.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { BOT, RE, type ReV, type Val, newArr, toStr } from "../values.js";
 import { type Builtin, asString, builtin, ret } from "./util.js";
@@ -78,6 +78,38 @@ export function stringPattern(p: string, l: Label): ReV {
   }
 }
 
+/**
+ * Function replacements are callbacks: whether and how often they run depends on the text,
+ * so they run under its label, their answers join the result's label, and what they could
+ * write is upgraded afterwards (see {@link finishReplacers}).
+ */
+let replacerAnswers: Label = BOT;
+
+export function callReplacer(fn: Val, l: Label, args: Val[]): Val {
+  const saved = st.spc;
+  if (!underPc(l)) enterPc(l);
+  try {
+    const r = callFunction(fn, l, args, args.map(() => l));
+    if (!st.mutants.callbackDropsResult) replacerAnswers = join2(replacerAnswers, st.l);
+    return r;
+  } finally {
+    leavePc(saved);
+  }
+}
+
+/** Starts collecting the answers of function replacements. */
+export function startReplacers(): void {
+  replacerAnswers = BOT;
+}
+
+/** The label the answers add; upgrades the replacement function's effects with `l`. */
+export function finishReplacers(fn: Val, l: Label): Label {
+  upgradeCallee(fn, l);
+  const out = replacerAnswers;
+  replacerAnswers = BOT;
+  return out;
+}
+
 /** `s.replace(re, rep)`: a string replacement or a function called per match (a callback). */
 export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean): string {
   const m = re.re.matcher(s);
@@ -91,7 +123,7 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean):
     const end = m.end();
     out += s.slice(last, start);
     if (typeof rep === "object" && rep !== null && rep.k === 3) {
-      const r = callFunction(rep, l, [...g, start, s], [...g.map(() => l), l, l]);
+      const r = callReplacer(rep, l, [...g, start, s]);
       out += toStr(r);
     } else out += expand(toStr(rep), g, named, start, s);
     checkString(out);

@@ -4,12 +4,11 @@
  * Regular expressions run on RE2 through regexp.ts, in time linear in the input.
  */
 import type { Label } from "../../labels/index.js";
-import { callFunction } from "../compile/functions.js";
 import { join2 } from "../rules.js";
 import { throwError } from "../errors.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Val, isRef, newArr, toNum, toStr, type ReV } from "../values.js";
-import { expand, matchAll, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
+import { callReplacer, expand, finishReplacers, matchAll, matchOnce, replaceRe, searchIndex, splitRe, startReplacers, stringPattern } from "./regexp.js";
 import { type Builtin, argsLabel, asString, builtin, ret, toInt } from "./util.js";
 
 type Impl = (s: string, args: Val[], l: Label) => Val;
@@ -18,8 +17,20 @@ type Impl = (s: string, args: Val[], l: Label) => Val;
 function m(impl: Impl, flags: { callsArgs?: boolean } = {}): Builtin {
   return builtin((args, argLs, self, selfL) => {
     const s = asString(self, selfL, "string method");
-    const l = st.mutants.stringDropsArgs ? selfL : join2(selfL, argsLabel(args, argLs));
-    const v = impl(s, args, l);
+    let l = st.mutants.stringDropsArgs ? selfL : join2(selfL, argsLabel(args, argLs));
+    if (!flags.callsArgs) {
+      const v = impl(s, args, l);
+      if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
+      return ret(v, l);
+    }
+    startReplacers();
+    let v: Val;
+    try {
+      v = impl(s, args, l);
+    } finally {
+      // What the replacement callbacks answered is part of the result.
+      l = join2(l, finishReplacers(args[1], l));
+    }
     if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
     return ret(v, l);
   }, flags);
@@ -47,7 +58,7 @@ function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
     const at = s.indexOf(needle, from);
     if (at < 0) break;
     // A function replacement runs once per match, as a callback.
-    const piece = fn !== null ? toStr(callFunction(fn, l, [needle, at, s], [l, l, l])) : expand(text, [needle], {}, at, s);
+    const piece = fn !== null ? toStr(callReplacer(fn, l, [needle, at, s])) : expand(text, [needle], {}, at, s);
     out = checkString(out + s.slice(from, at) + piece);
     from = at + needle.length;
     if (!all) break;

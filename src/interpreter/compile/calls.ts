@@ -16,7 +16,8 @@ import { compileTarget } from "./patterns.js";
 import { hop, resolve } from "./scope.js";
 import { batched } from "../program.js";
 
-type Args = (env: any) => { args: Val[]; argLs: Label[] };
+/** Arguments, their labels, and the label of how many there are (spreads decide it). */
+type Args = (env: any) => { args: Val[]; argLs: Label[]; shape: Label };
 
 function compileArgs(nodes: Array<acorn.Expression | acorn.SpreadElement>, cx: Cx): Args {
   type Part = { spread: Expr; value?: undefined } | { value: Expr; spread?: undefined };
@@ -30,22 +31,23 @@ function compileArgs(nodes: Array<acorn.Expression | acorn.SpreadElement>, cx: C
         args[i] = fns[i](env);
         argLs[i] = st.l;
       }
-      return { args, argLs };
+      return { args, argLs, shape: BOT };
     };
   }
   return (env) => {
     const args: Val[] = [];
     const argLs: Label[] = [];
+    let shape: Label = BOT;
     for (const p of parts) {
       if (p.value !== undefined) {
         args.push(p.value(env));
         argLs.push(st.l);
       } else {
         const v = (p.spread as Expr)(env);
-        spreadInto(v, st.l, args, argLs);
+        shape = join2(shape, spreadInto(v, st.l, args, argLs));
       }
     }
-    return { args, argLs };
+    return { args, argLs, shape };
   };
 }
 
@@ -84,14 +86,14 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
         if (impl !== undefined) {
           mayThrowOn(ol);
           const a = args(env);
-          return callFunction({ k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol }, ol, a.args, a.argLs, userMethod);
+          return callFunction({ k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol }, ol, a.args, a.argLs, userMethod, a.shape);
         }
       }
       const f = getMember(o, ol, k, kl);
       const fl = st.l;
       if (optionalCall && (f === null || f === undefined)) return shortCircuit(fl);
       const a = args(env);
-      return callFunction(f, fl, a.args, a.argLs, userMethod);
+      return callFunction(f, fl, a.args, a.argLs, userMethod, a.shape);
     };
   }
   const fn = compileExpr(callee, cx);
@@ -101,7 +103,7 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
     if (f === SHORT) return SHORT;
     if (optionalCall && (f === null || f === undefined)) return shortCircuit(fl);
     const a = args(env);
-    return callFunction(f, fl, a.args, a.argLs, true);
+    return callFunction(f, fl, a.args, a.argLs, true, a.shape);
   };
 };
 
@@ -113,7 +115,7 @@ exprHandlers.NewExpression = (node: acorn.NewExpression, cx) => {
   const args = compileArgs(node.arguments, cx);
   return (env) => {
     const a = args(env);
-    return callFunction(ctor, BOT, a.args, a.argLs, false);
+    return callFunction(ctor, BOT, a.args, a.argLs, false, a.shape);
   };
 };
 
@@ -151,6 +153,8 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
     const obj = compileExpr(m.object, cx);
     const key: Expr | null = m.computed ? compileExpr(m.property, cx) : null;
     const name = m.computed ? null : (m.property as acorn.Identifier).name;
+    // `o[0]` and `o["k"]` name their part as surely as `o.k` does (see staticKey).
+    const dynamicKey = m.computed && m.property.type !== "Literal";
     return {
       open(env) {
         const o = obj(env);
@@ -160,7 +164,7 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
         if (key !== null) (k = key(env)), (kl = st.l);
         return {
           get: () => getMember(o, ol, k, kl),
-          set: (v, l) => setMember(o, ol, k, kl, v, l),
+          set: (v, l) => setMember(o, ol, k, kl, v, l, dynamicKey),
         };
       },
     };
@@ -235,7 +239,7 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
       if (isRef(a)) la = withContents(a, la);
       if (isRef(b)) lb = withContents(b, lb);
       const v = typeof a === "number" && typeof b === "number" && binop === "+" ? a + b : binary(binop, a, b);
-      const l = join2(la, lb);
+      const l = st.mutants.compoundDropsRight ? la : join2(la, lb);
       bind(env, v, l);
       st.l = l;
       return v;

@@ -334,7 +334,7 @@ exprHandlers.LogicalExpression = (node: acorn.LogicalExpression, cx) => {
     const saved = enterPc(la);
     try {
       const b = right(env);
-      st.l = join2(st.l, la);
+      st.l = st.mutants.logicalDropsLeft ? st.l : join2(st.l, la);
       return b;
     } finally {
       const l = st.l;

@@ -76,7 +76,7 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
  * Calls `f` (labelled `fl`) with arguments and their labels. Sets `st.l` to the result's label.
  * `userMethod` says the callee was found under a name the program may use for its own functions.
  */
-export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], userMethod = true): Val {
+export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], userMethod = true, shape: Label = BOT): Val {
   if (typeof f !== "object" || f === null || f.k !== FN) return typeError(`${describe(f)} is not a function`, fl);
   if (fl !== BOT && !underPc(fl) && f.builtin === undefined && !st.mutants.noAliasFloor && !isPure((f.closure as Closure).code.summary)) {
     // Data chose which function runs, and what the functions not called would have changed is
@@ -85,23 +85,14 @@ export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], use
   }
   void userMethod;
   if (f.builtin !== undefined) {
-    const saved = st.spc;
-    if (fl !== BOT && !st.mutants.noBranchPc) {
-      st.spc = join2(saved, fl);
-      syncPc();
-    }
-    try {
-      const v = f.builtin(args, argLs, f.self, f.selfL ?? BOT);
-      st.l = join2(st.l, fl);
-      return v;
-    } finally {
-      if (fl !== BOT) {
-        st.spc = saved;
-        syncPc();
-      }
-    }
+    // A builtin assigns nothing itself; those that call back (map, replace, …) raise the pc
+    // around their callbacks and upgrade them afterwards, from outside this call.
+    const v = f.builtin(args, argLs, f.self, f.selfL ?? BOT);
+    // How many arguments a spread gave decides the result too.
+    st.l = join2(join2(st.l, fl), shape);
+    return v;
   }
-  return invoke(f.closure as Closure, f, fl, args, argLs);
+  return invoke(f.closure as Closure, f, fl, args, argLs, shape);
 }
 
 /** A function that changes nothing outside itself (it may still call tools, whose calls carry the pc). */
@@ -109,12 +100,12 @@ function isPure(fx: SiteEffects): boolean {
   return !fx.unknown && fx.vars.length === 0 && fx.heap.length === 0 && fx.calls.every((c) => c.callee !== null && "value" in c.callee.root);
 }
 
-function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[]): Val {
+function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape: Label): Val {
   if (st.depth >= st.limits.callDepth) limit(`calls nested deeper than ${st.limits.callDepth}`);
   step();
   const code = c.code;
   const saved = { spc: st.spc, brk: st.brk, ret: st.ret, thr: st.thr };
-  const entry = st.mutants.noBranchPc ? st.pc : join2(st.pc, fl);
+  const entry = st.mutants.noBranchPc ? st.pc : join2(join2(st.pc, fl), shape);
   st.spc = entry;
   st.brk = st.ret = st.thr = BOT;
   st.pc = entry;

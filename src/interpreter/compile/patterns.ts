@@ -70,7 +70,7 @@ function memberTarget(n: acorn.MemberExpression, cx: Cx): Binder {
     const o = obj(env);
     const ol = st.l;
     const k = key(env);
-    setMember(o, ol, k, st.l, v, vl);
+    setMember(o, ol, k, st.l, v, vl, n.computed && n.property.type !== "Literal");
   };
 }
 
@@ -165,7 +165,7 @@ function withDefault(n: acorn.AssignmentPattern, cx: Cx, declaring: boolean): Bi
     let outL = vl;
     if (v === undefined) {
       out = fallback(env);
-      outL = join2(st.l, vl);
+      outL = st.mutants.defaultDropsTest ? st.l : join2(st.l, vl);
     }
     if (!inert) exitRegion(fx, env, vl);
     leavePc(saved);

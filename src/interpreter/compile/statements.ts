@@ -220,6 +220,8 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     let completion = NORMAL;
     let pending: ProgramThrow | null = null;
     const savedThr = st.thr;
+    // This try collects its own pending throws; the outer ones stay in the pc meanwhile.
+    const outerSpc = savedThr === BOT ? st.spc : enterPc(savedThr);
     st.thr = BOT;
     st.tryDepth++;
     let thrown: ProgramThrow | null = null;
@@ -235,6 +237,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     st.tryDepth--;
     const decided = join2(st.thr, thrown?.label ?? BOT);
     st.thr = savedThr;
+    st.spc = outerSpc;
     syncPc();
     if (thrown !== null) {
       if (handlerBody === null) pending = thrown;

@@ -142,7 +142,7 @@ export interface SitePath {
 /** What a region may change, resolved against the environment where its decision is made. */
 export interface SiteEffects {
   vars: Array<{ hops: number; index: number }>;
-  heap: Array<{ path: SitePath; key: string | null }>;
+  heap: Array<{ path: SitePath; key: string | null; deletes: boolean }>;
   /** Calls: the callee's path (null: a builtin method of a local, only its arguments matter). */
   calls: Array<{ callee: SitePath | null; args: Array<SitePath | "inert" | "opaque"> }>;
   unknown: boolean;
@@ -185,10 +185,15 @@ function evalPath(p: SitePath, env: Env): Val {
   return v;
 }
 
-function upgradeObject(target: Val, key: string | null, l: Label): void {
+/**
+ * What the write (or delete) of `key` would have changed: the part, or which parts exist. A
+ * delete that did not run leaves the key, but one that ran changed the shape, so both count.
+ */
+function upgradeObject(target: Val, key: string | null, l: Label, deletes = false): void {
   if (!isRef(target)) return;
   if (target.k === OBJ) {
     const slot = key === null ? undefined : target.props.get(key);
+    if (slot !== undefined && deletes) target.shape = join2(target.shape, l);
     if (slot !== undefined) slot.l = join2(slot.l, l);
     else if (key !== null) target.shape = join2(target.shape, l);
     else {
@@ -196,7 +201,7 @@ function upgradeObject(target: Val, key: string | null, l: Label): void {
       target.shape = join2(target.shape, l);
     }
   } else if (target.k === ARR) {
-    if (key !== null && /^\d+$/.test(key) && Number(key) < target.items.length) setElemLabel(target, Number(key), join2(elemLabel(target, Number(key)), l));
+    if (!deletes && key !== null && /^\d+$/.test(key) && Number(key) < target.items.length) setElemLabel(target, Number(key), join2(elemLabel(target, Number(key)), l));
     else target.label = join2(target.label, l);
   }
 }
@@ -232,10 +237,10 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
     e.l[index] = join2(e.l[index] ?? BOT, l);
   }
   if (st.mutants.noHeapUpgrade) return;
-  for (const { path, key } of fx.heap) {
+  for (const { path, key, deletes } of fx.heap) {
     const target = evalPath(path, env);
     if (st.l !== BOT) taintFloor(join2(l, st.l));
-    upgradeObject(target, key, l);
+    upgradeObject(target, key, l, deletes);
   }
   for (const { callee, args } of fx.calls) {
     if (callee === null) {

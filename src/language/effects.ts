@@ -24,7 +24,7 @@ export interface RegionEffects {
   /** Names declared inside the region (its own locals, parameters of nested functions). */
   declared: Set<string>;
   /** Heap writes: the object at `path`, and the property written (null: computed or unknown). */
-  heap: Array<{ path: AccessPath; key: string | null }>;
+  heap: Array<{ path: AccessPath; key: string | null; deletes?: boolean }>;
   /**
    * Calls whose callee is an access path. Each argument is its path, "inert" when it cannot be
    * a function from outside the region (literals, function literals, operators), or "opaque".
@@ -157,7 +157,7 @@ function jumpLeavesRegion(node: acorn.BreakStatement | acorn.ContinueStatement, 
   return true;
 }
 
-function recordTarget(fx: RegionEffects, target: acorn.Node): void {
+function recordTarget(fx: RegionEffects, target: acorn.Node, deletes = false): void {
   const t = target as acorn.AnyNode;
   switch (t.type) {
     case "Identifier":
@@ -166,7 +166,7 @@ function recordTarget(fx: RegionEffects, target: acorn.Node): void {
     case "MemberExpression": {
       const base = accessPath(t.object);
       if (base === null) fx.unknown = true;
-      else fx.heap.push({ path: base, key: staticKey(t) });
+      else fx.heap.push({ path: base, key: staticKey(t), deletes });
       return;
     }
     case "ObjectPattern":
@@ -226,7 +226,7 @@ function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], 
       recordTarget(fx, node.argument);
       break;
     case "UnaryExpression":
-      if (node.operator === "delete") recordTarget(fx, node.argument);
+      if (node.operator === "delete") recordTarget(fx, node.argument, true);
       break;
     case "ForInStatement":
     case "ForOfStatement":

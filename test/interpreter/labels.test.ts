@@ -77,6 +77,8 @@ const cases: Array<[string, string, boolean]> = [
   ["a trusted value after a switch with a break inside an untrusted branch", `if (u.c === false) { switch (t.n) { case 2: break; default: 1; } } t.n`, true],
   ["a trusted value after a labelled block left by an untrusted break", `lbl: { if (u.c === false) break lbl; } t.n`, true],
   ["a variable written after an untrusted break out of a labelled block", `let x = 0; lbl: { if (u.c === false) break lbl; x = 1; } x`, false],
+  ["which keys exist after a delete under an untrusted branch", `const o = { k: 0 }; if (u.c) { delete o.k; } "m" in o`, false],
+  ["a key written after a spread whose length untrusted data decided", `Math.max(0, ...u.list)`, false],
   ["destructuring defaults decided by untrusted data", `const { missing = 5 } = u; missing`, false],
   ["an optional chain decided by untrusted data", `u.nothing?.deep ?? 1`, false],
 ];

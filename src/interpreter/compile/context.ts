@@ -129,7 +129,7 @@ export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects
     if (isFreshLocal(h.path, fx)) continue;
     const path = sitePath(h.path, site, fx, cx);
     if (path === null) out.unknown = true;
-    else out.heap.push({ path, key: h.key });
+    else out.heap.push({ path, key: h.key, deletes: h.deletes === true });
   }
   for (const c of fx.calls) {
     if (fx.declared.has(c.callee.root)) {

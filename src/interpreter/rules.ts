@@ -24,6 +24,25 @@ import { hop } from "./compile/scope.js";
 import { SecurityStop, charge, st, syncPc } from "./state.js";
 import { ARR, BOT, FN, OBJ, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
 
+/**
+ * True when `l` is at least as restrictive as `r` in what decisions read (integrity and
+ * readers); sources are provenance for explanations and do not restrict.
+ */
+function restricts(l: Label, r: Label): boolean {
+  if (r.trusted === false && l.trusted) return false;
+  if (r.readers === "public") return true;
+  if (l.readers === "public") return false;
+  const allowed = new Set(r.readers);
+  return l.readers.every((p) => allowed.has(p));
+}
+
+/** A label in a few words, for messages: at most three sources. */
+export function brief(l: Label): string {
+  const who = l.readers === "public" ? "public" : `readers ${l.readers.slice(0, 3).join(", ")}${l.readers.length > 3 ? ", …" : ""}`;
+  const from = l.sources.length === 0 ? "" : ` from ${l.sources.slice(0, 3).join(", ")}${l.sources.length > 3 ? ` and ${l.sources.length - 3} more` : ""}`;
+  return `${l.trusted ? "trusted" : "untrusted"} ${who}${from}`;
+}
+
 /** Joins two labels. */
 export function join2(a: Label, b: Label): Label {
   return a === b || b === BOT ? a : a === BOT ? b : a.join(b);
@@ -77,10 +96,13 @@ export function readElem(a: Arr, i: number, refL: Label, keyL: Label): Val {
  * when every read of the target already carries `refL` (its own label covers it), as in
  * no-sensitive-upgrade. Otherwise the run stops rather than leak.
  */
-export function writeThrough(refL: Label, target: { label: Label }): void {
-  if (refL === BOT || st.mutants.noAliasFloor || refL.flowsTo(target.label)) return;
+export function writeThrough(refL: Label, target: { label: Label; born?: Label }): void {
+  if (refL === BOT || st.mutants.noAliasFloor || restricts(target.label, refL)) return;
+  // An object made under a decision at least as labelled exists only where that decision went
+  // its way: no other run has it, and every reference to it carries the decision.
+  if (target.born !== undefined && restricts(join2(target.label, target.born), refL)) return;
   throw new SecurityStop(
-    `cannot change an object that untrusted or private data chose (${refL.toString()}); ` +
+    `cannot change an object that untrusted or private data chose (${brief(refL)}); ` +
       "build a new value instead, e.g. `groups[key] = { ...groups[key], n: (groups[key]?.n ?? 0) + 1 }` or `items.map((x) => ({ ...x, done: true }))`",
   );
 }

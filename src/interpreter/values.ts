@@ -32,6 +32,8 @@ export interface Obj {
   shape: Label;
   /** Set for Error objects: "Error", "TypeError", … */
   cls?: string;
+  /** The pc when the object was made: it exists only where that decision went its way. */
+  born?: Label;
 }
 
 /** An array. `lbls[i]` is element i's label (null when all are bottom); `label` covers length and order. */
@@ -40,6 +42,8 @@ export interface Arr {
   items: Val[];
   lbls: Label[] | null;
   label: Label;
+  /** The pc when the array was made. */
+  born?: Label;
 }
 
 /** How a builtin runs: sets `st.l` to the result's label and returns the result. */

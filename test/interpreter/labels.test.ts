@@ -147,3 +147,15 @@ describe("writes through a reference that data chose", () => {
     expect(r.label?.trusted).toBe(false);
   });
 });
+
+describe("objects made under a decision", () => {
+  it("the accumulate pattern works: `map[k] || { ... }` then changing it", async () => {
+    // Every item is untrusted, as a tool's emails usually are. (When trusted and untrusted keys
+    // mix in one map, changing an object stored under a trusted key stops the run: see README.)
+    const r = await createRuntime({ tools: [mixedList([{ a: "x", n: 1 }, { a: "y", n: 2 }, { a: "x", n: 4 }], [0, 1, 2])] }).run(
+      `const l = read_list(); const by = {}; for (const e of l) { const g = by[e.a] || { total: 0 }; g.total += e.n; by[e.a] = g; } [by.x.total, by.y.total]`,
+    );
+    expect(r.status).toBe("completed");
+    expect(r.value).toEqual([5, 2]);
+  });
+});

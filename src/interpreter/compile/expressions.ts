@@ -124,7 +124,9 @@ exprHandlers.ArrayExpression = (node: acorn.ArrayExpression, cx) => {
     checkArrayLength(items.length);
     charge(16 * items.length + 32);
     st.l = BOT;
-    return newArr(items, labelled ? lbls : null, structure);
+    const a = newArr(items, labelled ? lbls : null, structure);
+    if (st.pc !== BOT) a.born = st.pc;
+    return a;
   };
 };
 
@@ -166,6 +168,7 @@ exprHandlers.ObjectExpression = (node: acorn.ObjectExpression, cx) => {
       initSlot(o, toKey(k), v, st.l, kl);
     }
     charge(48 * o.props.size + 64);
+    if (st.pc !== BOT) o.born = st.pc;
     st.l = BOT;
     return o;
   };

@@ -9,7 +9,7 @@ import type { Label } from "../../labels/index.js";
 import { regionEffects } from "../../language/effects.js";
 import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
-import { type SiteEffects, join2, setClosureEffects, underPc, upgradeEffects } from "../rules.js";
+import { type SiteEffects, brief, join2, setClosureEffects, underPc, upgradeEffects } from "../rules.js";
 import { SecurityStop, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe } from "../values.js";
 import { type Cx, type Expr, RETURN, type Stmt, compileExpr, siteEffects } from "./context.js";
@@ -81,7 +81,7 @@ export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], use
   if (fl !== BOT && !underPc(fl) && f.builtin === undefined && !st.mutants.noAliasFloor && !isPure((f.closure as Closure).code.summary)) {
     // Data chose which function runs, and what the functions not called would have changed is
     // unknown: a function that changes state may not be chosen that way.
-    throw new SecurityStop(`cannot call \`${f.name || "a function"}\`: which function runs was chosen by untrusted or private data (${fl.toString()}), and it changes variables or objects; choose the function with trusted data, or make it return values instead`);
+    throw new SecurityStop(`cannot call \`${f.name || "a function"}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes variables or objects; choose the function with trusted data, or make it return values instead`);
   }
   void userMethod;
   if (f.builtin !== undefined) {

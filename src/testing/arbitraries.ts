@@ -1,155 +1,206 @@
 /**
- * fast-check arbitraries that write plans: small, scope-correct programs in the supported
+ * fast-check arbitraries that write plans: scope-correct programs in the whole supported
  * language that read untrusted, secret and trusted data, compute with every kind of construct,
- * branch on what they read and call sinks. Each arbitrary makes one kind of thing and is
- * named for it; they compose into {@link programArb}.
+ * branch on what they read and call sinks; and the inputs they run on.
  *
- * Every program starts with the same prelude, so every name it uses is declared:
- *   u (untrusted object), s (secret object), t (trusted object) from tools;
- *   v0, v1, v2 (let numbers), w (let string), o (object), arr (array);
- *   f(x) (a function that reads and writes the variables and may return early).
+ * Every plan starts with the same prelude, so every name it uses is declared:
+ *   u, s, t   the untrusted, secret and trusted records (from tools);
+ *   m         a list of three items: trusted, untrusted and secret (labelled parts);
+ *   S         a JSON Schema for query_ai_assistant answers ({ n, ok, s });
+ *   v0 v1 v2  numbers; w a string; o, o2 objects; arr an array (all written by the plan);
+ *   f(x)      a function that reads and writes the variables and may return early;
+ *   h(y)      an arrow function.
+ * It ends by sending every variable to the first sink and `[v0, v1, v2]` to the last, and its
+ * completion value is all of them. One top-level statement per line, so a failing plan can be
+ * cut down line by line.
  */
 import fc from "fast-check";
+import { Label } from "../labels/index.js";
+import type { Tool } from "../tools/types.js";
+import { arrowBodyArb, functionBodyArb, type SinkSpec, statementArb, topScope } from "./gen-statements.js";
+import { focusedStatementArb } from "./gen-focused.js";
+import { type Guard, labeledListSource, recordSource, strictSink } from "./kit-tools.js";
 
-/** The fields of every input object: a number, a string, a boolean and a list of numbers. */
+export { numExpr, strExpr, condExpr, arrExpr, objExpr, sinkValue, FEATURES, type ExprScope, type ArgKind } from "./gen-expressions.js";
+export { statementArb, blockArb, sinkCallArb, topScope, type StmtScope, type SinkSpec } from "./gen-statements.js";
+
+/** The fields of every input record: a number, a string, a flag, a list and a nested object. */
 export interface InputRecord {
   a: number;
   b: string;
   c: boolean;
   list: number[];
+  n: { x: number; tag: string };
 }
 
 /** An input record; small values so that branches go both ways. */
 export const inputRecordArb: fc.Arbitrary<InputRecord> = fc.record({
   a: fc.integer({ min: -3, max: 3 }),
-  b: fc.constantFrom("", "x", "yes", "no", "eve@evil.com"),
+  b: fc.constantFrom("", "x", "yes", "no", "eve@evil.com", "e"),
   c: fc.boolean(),
   list: fc.array(fc.integer({ min: -2, max: 3 }), { maxLength: 4 }),
+  n: fc.record({ x: fc.integer({ min: -1, max: 2 }), tag: fc.constantFrom("yes", "no", "") }),
 });
 
-const NUM_VARS = ["v0", "v1", "v2"];
-const SOURCES = ["u", "s", "t"];
-
-/** A numeric leaf: a literal, a variable, or a field read from a source. */
-export const numberLeafArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 2, arbitrary: fc.integer({ min: -2, max: 3 }).map(String) },
-  { weight: 3, arbitrary: fc.constantFrom(...NUM_VARS) },
-  { weight: 4, arbitrary: fc.constantFrom(...SOURCES).map((src) => `${src}.a`) },
-  { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `${src}.list.length`) },
-  { weight: 1, arbitrary: fc.constantFrom("o.k", "arr.length", "arr[0]", "w.length") },
-);
-
-/** A boolean leaf: comparisons of numbers and strings, and the sources' flags. */
-export const conditionLeafArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom(...SOURCES).map((src) => `${src}.c`) },
-  { weight: 3, arbitrary: fc.tuple(numberLeafArb, fc.constantFrom("<", ">", "===", "!==", "<="), numberLeafArb).map(([a, op, b]) => `${a} ${op} ${b}`) },
-  { weight: 2, arbitrary: fc.constantFrom(...SOURCES).map((src) => `${src}.b === "yes"`) },
-  { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `${src}.list.includes(1)`) },
-  { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `"b" in ${src} && ${src}.b.startsWith("y")`) },
-);
-
-/** A numeric expression of bounded depth, over every operator and many builtins. */
-export function numberExprArb(depth: number, calls = true): fc.Arbitrary<string> {
-  if (depth <= 0) return numberLeafArb;
-  const sub = numberExprArb(depth - 1, calls);
-  const cond = conditionArb(depth - 1);
-  return fc.oneof(
-    { weight: 4, arbitrary: numberLeafArb },
-    { weight: 3, arbitrary: fc.tuple(sub, fc.constantFrom("+", "-", "*", "%", "|", "&", "^", "<<"), sub).map(([a, op, b]) => `(${a} ${op} ${b})`) },
-    { weight: 2, arbitrary: fc.tuple(cond, sub, sub).map(([c, a, b]) => `(${c} ? ${a} : ${b})`) },
-    { weight: 1, arbitrary: fc.tuple(sub, sub).map(([a, b]) => `Math.max(${a}, ${b})`) },
-    { weight: 1, arbitrary: sub.map((a) => `String(${a}).length`) },
-    { weight: 1, arbitrary: sub.map((a) => `\`n=\${${a}}\`.length`) },
-    { weight: 1, arbitrary: fc.tuple(cond, sub).map(([c, a]) => `(${c} && ${a}) || 0`) },
-    { weight: 1, arbitrary: sub.map((a) => `(${a} ?? 1)`) },
-    { weight: calls ? 1 : 0, arbitrary: sub.map((a) => `f(${a})`) },
-    { weight: 1, arbitrary: fc.constantFrom(...SOURCES, "arr").map((src) => `${src === "arr" ? "arr" : src + ".list"}.filter((x) => x > 0).length`) },
-    { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `${src}.list.reduce((acc, x) => acc + x, 0)`) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...SOURCES), sub).map(([src, a]) => `${src}.list.map((x) => x * ${a}).indexOf(2)`) },
-    { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `(${src}.list.find((x) => x > 1) ?? -1)`) },
-    { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `(${src}.list.some((x) => x === 2) ? 1 : 0)`) },
-    { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `JSON.stringify(${src}.list).length`) },
-    { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `Object.keys(${src}.c ? o : {}).length`) },
-    { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `[...${src}.list].sort((x, y) => x - y)[0] ?? 0`) },
-    { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `${src}.b.split("").length`) },
-    { weight: 1, arbitrary: fc.constantFrom(...SOURCES).map((src) => `${src}.b.replace(/e/g, "ee").length`) },
-  );
+/** An item of the labelled list `m`. */
+export interface ListItem {
+  n: number;
+  tag: string;
 }
 
-/** A condition of bounded depth. */
-export function conditionArb(depth: number): fc.Arbitrary<string> {
-  if (depth <= 0) return conditionLeafArb;
-  const sub = conditionArb(depth - 1);
-  return fc.oneof(
-    { weight: 4, arbitrary: conditionLeafArb },
-    { weight: 1, arbitrary: fc.tuple(sub, fc.constantFrom("&&", "||"), sub).map(([a, op, b]) => `(${a} ${op} ${b})`) },
-    { weight: 1, arbitrary: sub.map((a) => `!(${a})`) },
-    { weight: 1, arbitrary: fc.tuple(numberExprArb(depth - 1), numberExprArb(depth - 1)).map(([a, b]) => `${a} < ${b}`) },
-  );
+export const listItemArb: fc.Arbitrary<ListItem> = fc.record({ n: fc.integer({ min: -2, max: 3 }), tag: fc.constantFrom("yes", "no", "") });
+
+/** Everything one run reads: the three records and the three list items (trusted, untrusted, secret). */
+export interface SoundnessInput {
+  u: InputRecord;
+  s: InputRecord;
+  t: InputRecord;
+  list: [ListItem, ListItem, ListItem];
 }
 
-/** A value for a sink: a number, a string built from numbers, or a small structure. */
-export function sinkValueArb(depth: number): fc.Arbitrary<string> {
-  const n = numberExprArb(depth);
-  return fc.oneof(
-    { weight: 3, arbitrary: n },
-    { weight: 1, arbitrary: n.map((a) => `"id-" + ${a}`) },
-    { weight: 1, arbitrary: fc.tuple(n, n).map(([a, b]) => `{ first: ${a}, second: [${b}] }`) },
-    { weight: 1, arbitrary: fc.constantFrom("w", "o.k", "arr", "o", "w.toUpperCase()") },
-  );
+/** Which inputs a pair lets differ: the attacker's (integrity) or the secrets (confidentiality). */
+export type PairKind = "integrity" | "confidentiality";
+
+/** Two inputs that agree on everything except the untrusted parts (integrity) or the secret parts. */
+export function inputPairArb(kind: PairKind): fc.Arbitrary<[SoundnessInput, SoundnessInput]> {
+  return fc
+    .record({ u: inputRecordArb, s: inputRecordArb, t: inputRecordArb, i0: listItemArb, i1: listItemArb, i2: listItemArb, x: inputRecordArb, y: listItemArb })
+    .map(({ u, s, t, i0, i1, i2, x, y }) => {
+      const first: SoundnessInput = { u, s, t, list: [i0, i1, i2] };
+      const second: SoundnessInput = kind === "integrity" ? { u: x, s, t, list: [i0, y, i2] } : { u, s: x, t, list: [i0, i1, y] };
+      return [first, second];
+    });
 }
 
-/** One statement; loops and branches nest up to `depth`. `inLoop` allows break and continue. */
-export function statementArb(depth: number, inLoop = false, loopVar = 0): fc.Arbitrary<string> {
-  const e = numberExprArb(1);
-  const c = conditionArb(1);
-  const leaves: Array<fc.WeightedArbitrary<string>> = [
-    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...NUM_VARS), fc.constantFrom("=", "+=", "-=", "*=", "||=", "??="), e).map(([v, op, x]) => `${v} ${op} ${x};`) },
-    { weight: 1, arbitrary: fc.constantFrom(...NUM_VARS).map((v) => `${v}++;`) },
-    { weight: 2, arbitrary: e.map((x) => `o.k = ${x};`) },
-    { weight: 1, arbitrary: e.map((x) => `o["m" + (${x} % 2)] = 1;`) },
-    { weight: 2, arbitrary: e.map((x) => `arr.push(${x});`) },
-    { weight: 1, arbitrary: fc.tuple(e, e).map(([i, x]) => `arr[Math.abs(${i}) % 3] = ${x};`) },
-    { weight: 1, arbitrary: e.map((x) => `w = w + String(${x});`) },
-    { weight: 1, arbitrary: fc.constant(`arr.pop();`) },
-    { weight: 1, arbitrary: e.map((x) => `f(${x});`) },
-    { weight: 3, arbitrary: sinkValueArb(1).map((x) => `send({ value: ${x} });`) },
-    { weight: 2, arbitrary: numberExprArb(1).map((x) => `send({ value: ${x} });`) },
-    { weight: 1, arbitrary: sinkValueArb(1).map((x) => `publish({ value: ${x} });`) },
-    { weight: 1, arbitrary: e.map((x) => `{ const tmp = [${x}, 1]; v0 = tmp.length + tmp[0]; }`) },
+/** The labels of the sources: an attacker's email, alice's private file, the user's settings. */
+export const SOURCE_LABELS = {
+  untrusted: Label.untrusted("email:eve@evil.com"),
+  secret: Label.of({ trusted: true, readers: ["alice"], sources: ["file:secret.txt"] }),
+  trusted: Label.trusted(),
+  listUntrusted: Label.untrusted("web:evil.example"),
+} as const;
+
+/** Options of {@link soundnessTools}. */
+export interface SoundnessToolOptions {
+  /** Label every source trusted and public (to check that labels never change a value). */
+  trustAll?: boolean;
+  /** Collects the arguments of every sink call that ran. */
+  seen?: unknown[];
+  /** What the sinks ask about (default both untrusted and private flows). */
+  guard?: Guard;
+}
+
+/**
+ * The tools the generated plans call for one input: read_untrusted, read_secret, read_trusted,
+ * read_list, and the sinks send and publish (allowed only for clean flows, else asked).
+ */
+export function soundnessTools(input: SoundnessInput, options: SoundnessToolOptions = {}): Tool[] {
+  const L = options.trustAll ? { untrusted: Label.trusted(), secret: Label.trusted(), trusted: Label.trusted(), listUntrusted: Label.trusted() } : SOURCE_LABELS;
+  return [
+    recordSource("read_untrusted", input.u, L.untrusted),
+    recordSource("read_secret", input.s, L.secret),
+    recordSource("read_trusted", input.t, L.trusted),
+    labeledListSource("read_list", [
+      { value: input.list[0], label: L.trusted },
+      { value: input.list[1], label: L.listUntrusted },
+      { value: input.list[2], label: L.secret },
+    ]),
+    strictSink("send", options.seen, options.guard),
+    strictSink("publish", options.seen, options.guard),
   ];
-  if (inLoop) leaves.push({ weight: 2, arbitrary: c.map((x) => `if (${x}) break;`) }, { weight: 1, arbitrary: c.map((x) => `if (${x}) continue;`) });
-  if (depth <= 0) return fc.oneof(...leaves);
-  const block = (d: number, loop: boolean) => fc.array(statementArb(d, loop, loopVar + 1), { minLength: 1, maxLength: 3 }).map((ss) => ss.join(" "));
-  const x = `x${loopVar}`;
-  return fc.oneof(
-    ...leaves,
-    { weight: 5, arbitrary: fc.tuple(c, block(depth - 1, inLoop), block(depth - 1, inLoop)).map(([k, a, b]) => `if (${k}) { ${a} } else { ${b} }`) },
-    { weight: 3, arbitrary: fc.tuple(c, block(depth - 1, inLoop)).map(([k, a]) => `if (${k}) { ${a} }`) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...SOURCES.map((src) => `${src}.list`), "arr", "[1, 2]"), block(depth - 1, true)).map(([it, b]) => `for (const ${x} of ${it}) { v1 += ${x}; ${b} }`) },
-    { weight: 1, arbitrary: fc.tuple(e, block(depth - 1, true)).map(([n, b]) => `for (let ${x} = 0; ${x} < Math.min(3, Math.abs(${n})); ${x}++) { ${b} }`) },
-    { weight: 1, arbitrary: fc.tuple(c, block(depth - 1, true)).map(([k, b]) => `{ let guard${loopVar} = 0; while (guard${loopVar} < 3 && (${k})) { guard${loopVar}++; ${b} } }`) },
-    { weight: 1, arbitrary: fc.tuple(e, block(depth - 1, inLoop), block(depth - 1, inLoop)).map(([d, a, b]) => `switch (${d}) { case 0: ${a} break; case 1: ${b} default: v2 = 7; }`) },
-    { weight: 2, arbitrary: fc.tuple(block(depth - 1, false), c, e, block(depth - 1, false)).map(([a, k, m, b]) => `try { ${a} if (${k}) throw new Error("e" + ${m}); v0 = 1; } catch (err${loopVar}) { v2 = err${loopVar}.message.length; ${b} }`) },
-    { weight: 1, arbitrary: fc.tuple(c, block(depth - 1, false)).map(([k, a]) => `arr.forEach((el) => { if (${k}) { v1 = el; } }); ${a}`) },
-    { weight: 1, arbitrary: fc.tuple(c, e).map(([k, m]) => `${k} && (v0 = ${m});`) },
-  );
 }
 
-/** The body of f: reads and writes the shared variables, may return early. */
-export const functionBodyArb: fc.Arbitrary<string> = fc.tuple(conditionArb(1), numberExprArb(1, false), numberExprArb(0, false)).map(
-  ([c, a, b]) => `if (${c}) { v2 = x; return ${a}; } v1 = v1 + 1; return x + ${b};`,
-);
+/** Options of {@link planArb}. */
+export interface PlanOptions {
+  /** The sinks plans call; default `send({ value })` and `publish({ value })`. */
+  sinks?: readonly SinkSpec[];
+  /** Whether plans call query_ai_assistant (the runtime then needs a quarantined model). Default true. */
+  reader?: boolean;
+  /** Whether `m` comes from a `read_list` tool (true, the default) or is built from u, s and t. */
+  list?: boolean;
+  /** Tool names of the untrusted, secret and trusted sources. */
+  sources?: { untrusted?: string; secret?: string; trusted?: string; list?: string };
+  /** Most top-level statements between the prelude and the final sends. Default 6. */
+  statements?: number;
+  /** Deepest nesting of statements. Default 2. */
+  depth?: number;
+  /** Constructs to leave out, by tag (see FEATURES). */
+  avoid?: readonly string[];
+}
 
-const PRELUDE = `const u = read_untrusted(); const s = read_secret(); const t = read_trusted();
-let v0 = 0; let v1 = 1; let v2 = 2; let w = "w"; const o = { k: 0 }; const arr = [1, 2];`;
+const DEFAULT_SINKS: readonly SinkSpec[] = [{ name: "send" }, { name: "publish" }];
+const SCHEMA = `{ type: "object", properties: { n: { type: "number" }, ok: { type: "boolean" }, s: { type: "string" } }, required: ["n", "ok", "s"] }`;
+const OBSERVED = ["v0", "v1", "v2", "w", "o.k", "o.m1", `"m1" in o`, "o2.k", "o", "o2", "arr", "arr.length", "arr[0]"];
 
-/** A whole program: the prelude, a function, statements, and a final sink call of the state. */
-export const programArb: fc.Arbitrary<string> = fc
-  .tuple(functionBodyArb, fc.array(statementArb(2), { minLength: 1, maxLength: 6 }))
-  .map(
-    ([fbody, stmts]) =>
-      `${PRELUDE}\nfunction f(x) { ${fbody} }\n${stmts.join("\n")}\n` +
-      ["v0", "v1", "v2", "w", "o.k", "o", "arr"].map((v) => `send({ value: ${v} });`).join(" ") +
-      `\npublish({ value: [v0, v1, v2] });`,
-  );
+/** A sink call passing `expr` to every argument, converted to the argument's kind. */
+function observe(sink: SinkSpec, expr: string): string {
+  const args = Object.entries(sink.args ?? { value: "any" });
+  const conv = (kind: string) => (kind === "string" ? `String(${expr})` : kind === "number" ? `Number(${expr})` : expr);
+  return `${sink.name}({ ${args.map(([name, kind]) => `${name}: ${conv(kind)}`).join(", ")} });`;
+}
+
+/** The final sends of a plan: every variable to the first sink, `[v0, v1, v2]` to the last. */
+function observations(sinks: readonly SinkSpec[], batched: boolean): string[] {
+  const calls = [...OBSERVED.map((v) => observe(sinks[0], v)), observe(sinks[sinks.length - 1], "[v0, v1, v2]")];
+  return batched ? [`await Promise.all([${calls.map((c) => c.slice(0, -1)).join(", ")}]);`] : calls;
+}
+
+/** Generated plans (programs), configured by {@link PlanOptions}. */
+export function planArb(options: PlanOptions = {}): fc.Arbitrary<string> {
+  const sinks = options.sinks ?? DEFAULT_SINKS;
+  const reader = options.reader ?? true;
+  const names = { untrusted: "read_untrusted", secret: "read_secret", trusted: "read_trusted", list: "read_list", ...options.sources };
+  const avoid = [...(options.avoid ?? [])].sort();
+  const top = topScope(options.depth ?? 2, sinks, reader, avoid);
+  const stmt = statementArb(top);
+  const focused = focusedStatementArb(top);
+  return fc
+    .record({
+      awaitReads: avoid.includes("await") ? fc.constant(false) : fc.boolean(),
+      // Observing in one Promise.all costs one host round trip instead of one per send; it
+      // shrinks to one send per line, which a failing plan can then be cut down to.
+      batched: fc.boolean(),
+      fbody: functionBodyArb(sinks, reader, avoid),
+      hbody: arrowBodyArb(reader, avoid),
+      // Short plans of focused statements first (a leak shows best where little else taints the
+      // sinks), then short and long plans over the whole language.
+      stmts: fc.oneof(
+        { withCrossShrink: true },
+        fc.array(focused, { minLength: 1, maxLength: 4 }),
+        fc.array(stmt, { minLength: 1, maxLength: 2 }),
+        fc.array(stmt, { minLength: 1, maxLength: options.statements ?? 6 }),
+      ),
+    })
+    .map(({ awaitReads, batched, fbody, hbody, stmts }) => {
+      const aw = awaitReads ? "await " : "";
+      const lines = [
+        `const u = ${aw}${names.untrusted}();`,
+        `const s = ${aw}${names.secret}();`,
+        `const t = ${aw}${names.trusted}();`,
+        options.list === false ? "const m = [{ n: t.a, tag: t.b }, { n: u.a, tag: u.b }, { n: s.a, tag: s.b }];" : `const m = ${aw}${names.list}();`,
+        `const S = ${SCHEMA};`,
+        "let v0 = 0;",
+        "let v1 = 1;",
+        "let v2 = 2;",
+        `let w = "w";`,
+        "const o = { k: 0, n: { d: 1 } };",
+        "const o2 = { k: 0 };",
+        "const arr = [1, 2];",
+        `function f(x) { ${fbody} }`,
+        `const h = (y) => ${hbody};`,
+        ...stmts,
+        ...observations(sinks, batched),
+        "[v0, v1, v2, w, o, o2, arr];",
+      ];
+      return lines.join("\n");
+    });
+}
+
+/** Plans over the whole language: the labelled list from a tool and quarantined-model queries. */
+export const soundnessProgramArb: fc.Arbitrary<string> = planArb();
+
+/**
+ * Plans for a runtime with the sources read_untrusted, read_secret and read_trusted and the sinks
+ * send and publish only (no list tool, no quarantined model).
+ */
+export const programArb: fc.Arbitrary<string> = planArb({ list: false, reader: false });

@@ -1,0 +1,86 @@
+/**
+ * The generators themselves: plans are scope-correct and in the supported language, they reach
+ * every construct, they branch on untrusted and secret data and reach sinks there, and a
+ * counterexample shrinks to something a person can read.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createRuntime } from "../../src/index.js";
+import { checkNoninterference, inputPairArb, planArb, soundnessProgramArb, soundnessTools } from "../../src/testing/index.js";
+import { RUNTIME, runs } from "./support.js";
+
+/** Constructs every batch of plans must contain, each a pattern of the generated source. */
+const CONSTRUCTS: Record<string, RegExp> = {
+  "if/else": /\bif \(.*\} else \{/, "else if": /else if \(/, "for-of": /for \(const \w+ of /, "for-of destructuring": /for \(const [{[]/,
+  "for (;;)": /for \(let \w+ = 0;/, "for-in": /for \(const \w+ in /, while: /while \(\w+ < 3/, "do-while": /do \{/, switch: /switch \(/,
+  "case fallthrough": /case 1: .* default:/, break: /break;/, continue: /continue;/, "labelled break": /break [LB]\d/, "labelled continue": /continue L\d/,
+  "try/catch": /try \{.*\} catch \(err/, "catch without binding": /catch \{/, "catch destructuring": /catch \(\{ message/, finally: /finally \{/,
+  throw: /throw new \w*Error/, "throw a value": /throw [^n]/, return: /return /, "function declaration": /function f\(x\)/, "function expression": /function \(p/,
+  arrow: /=>/, closure: /const g\d+ = \(y/, "object destructuring + default + rest": /const \{ a: c\d+ = .*\.\.\.r/, "array destructuring + hole + rest": /const \[c\d+ = 0, , \.\.\.r/,
+  spread: /\[\.\.\./, "object spread": /\{ \.\.\./, "computed key": /\{ \[/, "optional chain": /\?\./, "optional call": /\?\.\(/, "nullish": /\?\?/,
+  "logical assignment": /(\|\||&&|\?\?)= /, "compound assignment": /(\+|-|\*|%|\||\^|<<)= /, "update": /\+\+|--/, conditional: / \? .* : /, template: /`[^`]*\$\{/,
+  typeof: /typeof /, void: /void /, delete: /delete o/, in: /" in /, instanceof: /instanceof Error/, sequence: /\(v\d\+\+, /, "regex literal": /\/e\/g|\/y\//,
+  "data-chosen function": /\? f : h\)\(/, "data-chosen object": /\? o : o2\)\.k =/, "new Error": /new (Type|Range)?Error\(/, "new Date": /new Date\(/,
+  await: /await /, "Promise.all": /Promise\.all\(\[/, query: /query_ai_assistant\(/, "console.log": /console\.log\(/, "labelled list": /m\[\d\]\.(n|tag)/,
+  "Math": /Math\.\w+\(/, "JSON.stringify": /JSON\.stringify\(/, "JSON replacer": /JSON\.stringify\([^)]*, \(key/, "JSON reviver": /JSON\.parse\([^)]*, \(key/,
+  "Object.keys/values/entries": /Object\.(keys|values|entries)\(/, "Object.assign": /Object\.assign\(/, "Object.fromEntries": /Object\.fromEntries\(/, "Object.hasOwn": /Object\.hasOwn\(/,
+  "Array.from with a map": /Array\.from\([^)]*, \(/, "Array.of": /Array\.of\(/, "Array.isArray": /Array\.isArray\(/, "Number/parseInt/String": /(Number|parseInt|String)\(/,
+  "map/filter/reduce": /\.(map|filter|reduce)\(/, "find/findLast/findIndex": /\.find(Last)?(Index)?\(/, "some/every": /\.(some|every)\(/, "sort comparator": /\.sort\(\(/,
+  forEach: /\.forEach\(/, "forEach(f)": /\.forEach\(f\)/, flatMap: /\.flatMap\(/, flat: /\.flat\(\)/, join: /\.join\(/, "push/pop/unshift/splice/reverse": /\.(push|pop|unshift|splice|reverse)\(/,
+  "replace with a function": /\.replace\([^)]*, \(mm\)/, replaceAll: /\.replaceAll\(/, split: /\.split\(/, "string methods": /\.(padStart|toUpperCase|trim|slice|concat|localeCompare|search|match)\(/,
+  "number methods": /\.(toFixed|toString)\(/, "exponent": /\*\* 2/, "shifts": />>>|<</,
+};
+
+describe("plan generators", () => {
+  it("cover every statement, operator, builtin and callback form in a few thousand plans", () => {
+    const text = fc.sample(soundnessProgramArb, { numRuns: 3000, seed: 7 }).join("\n");
+    const missing = Object.entries(CONSTRUCTS).filter(([, re]) => !re.test(text)).map(([name]) => name);
+    expect(missing).toEqual([]);
+  });
+
+  it("make scope-correct plans in the supported language (no syntax, unsupported or undeclared-name error)", async () => {
+    await fc.assert(
+      fc.asyncProperty(soundnessProgramArb, inputPairArb("integrity"), async (program, [input]) => {
+        const r = await createRuntime({ ...RUNTIME, tools: soundnessTools(input) }).run(program);
+        expect(["syntax", "unsupported"]).not.toContain(r.error?.kind);
+        expect(r.error?.message ?? "").not.toMatch(/is not defined|before initialization/);
+      }),
+      { numRuns: runs(150) },
+    );
+  });
+
+  it("branch on untrusted or secret data and reach sinks there in most plans", async () => {
+    let tainted = 0;
+    let completed = 0;
+    const n = runs(200);
+    await fc.assert(
+      fc.asyncProperty(soundnessProgramArb, inputPairArb("integrity"), async (program, [input]) => {
+        const r = await createRuntime({ ...RUNTIME, tools: soundnessTools(input) }).run(program);
+        if (r.status === "completed") completed++;
+        if (r.calls.some((c) => ["send", "publish"].includes(c.tool) && c.context !== undefined && (!c.context.trusted || !c.context.isPublic))) tainted++;
+      }),
+      { numRuns: n, seed: 11 },
+    );
+    console.log(`generated plans: ${((100 * tainted) / n).toFixed(0)}% reach a sink under an untrusted or secret context; ${((100 * completed) / n).toFixed(0)}% run to the end`);
+    expect(tainted / n).toBeGreaterThan(0.3);
+    expect(completed / n).toBeGreaterThan(0.7);
+  });
+
+  it("shrink a counterexample to a plan a person can read", async () => {
+    const report = await checkNoninterference({
+      programs: planArb(),
+      inputs: inputPairArb("integrity"),
+      tools: (i) => soundnessTools(i, { guard: "integrity" }),
+      observe: ["send", "publish"],
+      varying: "untrusted",
+      numRuns: 2000,
+      seed: 3,
+      runtime: { ...RUNTIME, mutants: { binaryDropsRight: true } },
+    });
+    expect(report.failed).toBe(true);
+    const lines = report.counterexample!.program.split("\n");
+    console.log(`shrunk counterexample (${lines.length} lines):\n${report.counterexample!.program}`);
+    expect(lines.length).toBeLessThanOrEqual(8);
+    expect(report.counterexample!.traces[0]).not.toEqual(report.counterexample!.traces[1]);
+  });
+});

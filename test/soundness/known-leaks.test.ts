@@ -1,0 +1,60 @@
+/**
+ * Leaks of the interpreter itself that the generated-plan properties found, each cut down to a
+ * few lines and a pair of inputs that differ only in the untrusted record, kept as regression
+ * tests now that they are fixed. A new leak the properties find goes here first, as `it.fails`
+ * (the suite stays green and turns red when it is fixed), with its construct's tag in
+ * KNOWN_LEAK_FEATURES (support.ts) so the generic properties keep looking for others meanwhile.
+ */
+import { describe, expect, it } from "vitest";
+import { cleanFor, runPair, soundnessTools, type SoundnessInput } from "../../src/testing/index.js";
+import { RUNTIME, input } from "./support.js";
+
+interface Leak {
+  /** What goes wrong, in one line. */
+  bug: string;
+  program: string;
+  inputs: [SoundnessInput, SoundnessInput];
+}
+
+const LEAKS: Leak[] = [
+  {
+    bug: "replace with a function: the string returned joins the receiver's and the arguments' labels but not the callback's answers",
+    program: `const u = read_untrusted();\nsend({ value: "yes".replace("e", () => u.b) });`,
+    inputs: [input({ u: { b: "x" } }), input({ u: { b: "eve@evil.com" } })],
+  },
+  {
+    bug: "replace with a function on a labelled string: what the callback writes is not upgraded when it does not run (no match)",
+    program: `const u = read_untrusted();\nlet v = 1;\nu.b.replace(/y/, (mm) => { v = 5; return mm; });\nsend({ value: v });`,
+    inputs: [input({ u: { b: "y" } }), input({ u: { b: "q" } })],
+  },
+  {
+    bug: "a callback of an array method called on a labelled array is not upgraded when it does not run: upgradeCallee runs while the receiver's pc is still raised (underPc)",
+    program: `const u = read_untrusted();\nlet v = 0;\nu.list.forEach((x) => { v = 5; });\nsend({ value: v });`,
+    inputs: [input({ u: { list: [1] } }), input({ u: { list: [] } })],
+  },
+  {
+    bug: "delete under a branch raises the object's label when it runs but only its shape when it does not, so o.k's label says which branch ran",
+    program: `const u = read_untrusted();\nconst o = { k: 0 };\nif (u.c) { delete o.m1; }\nsend({ value: o.k });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
+    bug: "a nested try resets st.thr, dropping the outer try's pending-throw label from the pc of the rest of the outer try",
+    program: `const u = read_untrusted();\ntry {\n  if (u.c) throw new Error("stop");\n  try { [1].map((x) => x); publish({ value: 1 }); } catch {}\n} catch {}`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+];
+
+describe("leaks the properties found in the interpreter stay fixed", () => {
+  it.each(LEAKS.map((l) => [l.bug, l]))("fixed: %s", async (_bug, leak) => {
+    const l = leak as Leak;
+    const pair = await runPair(l.program, l.inputs, { tools: (i) => soundnessTools(i, { guard: "integrity" }), observe: ["send", "publish"], clean: cleanFor("untrusted"), runtime: RUNTIME });
+    expect(pair.traces[0]).toEqual(pair.traces[1]);
+  });
+
+  it("each leak program runs to the end on both inputs (the leak is not a crash)", async () => {
+    for (const l of LEAKS) {
+      const pair = await runPair(l.program, l.inputs, { tools: (i) => soundnessTools(i), observe: ["send", "publish"], clean: cleanFor("untrusted"), runtime: RUNTIME });
+      expect(pair.results.map((r) => r.status), l.program).toEqual(["completed", "completed"]);
+    }
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The label lattice against a reference model: readers are "public" or a set of principals
+ * (public is the top of the readers order), integrity is a boolean, sources are a set. Every
+ * operation of Label must agree with the model on generated labels, duplicates and all.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Label, joinAll } from "../../src/index.js";
+
+interface Model {
+  readers: "public" | string[];
+  trusted: boolean;
+  sources: string[];
+}
+
+const set = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
+const spec = fc.record({
+  readers: fc.option(fc.oneof(fc.constant("public" as const), fc.array(fc.constantFrom("alice", "bob", "carol"), { maxLength: 4 })), { nil: undefined }),
+  trusted: fc.option(fc.boolean(), { nil: undefined }),
+  sources: fc.option(fc.array(fc.constantFrom("a", "b", "email:eve", "file:x"), { maxLength: 4 }), { nil: undefined }),
+});
+type Spec = typeof spec extends fc.Arbitrary<infer T> ? T : never;
+
+function model(s: Spec): Model {
+  return { readers: s.readers === undefined || s.readers === "public" ? "public" : set(s.readers), trusted: s.trusted === true, sources: set(s.sources ?? []) };
+}
+
+function join(a: Model, b: Model): Model {
+  const readers = a.readers === "public" ? b.readers : b.readers === "public" ? a.readers : a.readers.filter((r) => (b.readers as string[]).includes(r));
+  return { readers, trusted: a.trusted && b.trusted, sources: set([...a.sources, ...b.sources]) };
+}
+
+const plain = (l: Label): Model => ({ readers: l.readers === "public" ? "public" : [...l.readers], trusted: l.trusted, sources: [...l.sources] });
+const same = (a: Model, b: Model): boolean => JSON.stringify(a) === JSON.stringify(b);
+const labelArb = spec.map((s) => ({ s, l: Label.of(s), m: model(s) }));
+const RUNS = { numRuns: 400 };
+
+describe("the label lattice", () => {
+  it("Label.of normalises its parts (sorted, no repeats, public by default, untrusted by default)", () => {
+    fc.assert(fc.property(labelArb, ({ l, m }) => { expect(plain(l)).toEqual(m); }), RUNS);
+  });
+
+  it("join is the model's least upper bound: readers intersect, trusted only if both, sources unite", () => {
+    fc.assert(fc.property(labelArb, labelArb, (a, b) => {
+      expect(plain(a.l.join(b.l))).toEqual(join(a.m, b.m));
+      // Joins are memoised: asking again gives the same answer.
+      expect(plain(a.l.join(b.l))).toEqual(join(a.m, b.m));
+    }), RUNS);
+  });
+
+  it("flowsTo(a, b) holds exactly when a ⊔ b = b", () => {
+    fc.assert(fc.property(labelArb, labelArb, (a, b) => { expect(a.l.flowsTo(b.l)).toBe(same(join(a.m, b.m), b.m)); }), RUNS);
+  });
+
+  it("equals agrees with the model", () => {
+    fc.assert(fc.property(labelArb, labelArb, (a, b) => { expect(a.l.equals(b.l)).toBe(same(a.m, b.m)); }), RUNS);
+  });
+
+  it("canBeReadBy and isPublic agree with the readers", () => {
+    fc.assert(fc.property(labelArb, fc.array(fc.constantFrom("alice", "bob", "carol"), { maxLength: 3 }), ({ l, m }, who) => {
+      expect(l.isPublic).toBe(m.readers === "public");
+      expect(l.canBeReadBy(...who)).toBe(m.readers === "public" || who.every((p) => (m.readers as string[]).includes(p)));
+    }), RUNS);
+  });
+
+  it("joinAll folds join from the bottom; trusted() is the bottom and untrusted(src) is public, untrusted, from src", () => {
+    fc.assert(fc.property(fc.array(labelArb, { maxLength: 4 }), (xs) => {
+      expect(plain(joinAll(xs.map((x) => x.l)))).toEqual(xs.map((x) => x.m).reduce(join, model({ trusted: true })));
+    }), RUNS);
+    expect(plain(Label.trusted())).toEqual({ readers: "public", trusted: true, sources: [] });
+    expect(Label.trusted()).toBe(Label.BOTTOM);
+    expect(plain(Label.untrusted("email:eve"))).toEqual({ readers: "public", trusted: false, sources: ["email:eve"] });
+    expect(Label.untrusted("x").toJSON()).toEqual({ readers: "public", trusted: false, sources: ["x"] });
+  });
+
+  it("join is commutative, associative and idempotent, with the bottom as identity", () => {
+    fc.assert(fc.property(labelArb, labelArb, labelArb, (a, b, c) => {
+      expect(a.l.join(b.l).equals(b.l.join(a.l))).toBe(true);
+      expect(a.l.join(b.l).join(c.l).equals(a.l.join(b.l.join(c.l)))).toBe(true);
+      expect(a.l.join(a.l).equals(a.l)).toBe(true);
+      expect(Label.BOTTOM.join(a.l).equals(a.l) && a.l.join(Label.BOTTOM).equals(a.l)).toBe(true);
+    }), RUNS);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The branch-not-taken rule, effect by effect: whatever a region decided by untrusted data could
+ * write must carry that label afterwards whether or not it ran (or the run must stop), so a sink
+ * that reads it behaves the same for both values of the decision. Each effect is tried in a
+ * branch, in a function the branch calls, in a loop over untrusted data, and in a callback.
+ */
+import { describe, expect, it } from "vitest";
+import { cleanFor, runPair, soundnessTools } from "../../src/testing/index.js";
+import { RUNTIME, input } from "./support.js";
+
+const STATE = `const u = read_untrusted();\nconst t = read_trusted();\nlet v = 0;\nlet w = "w";\nconst o = { k: 0, n: { d: 0 } };\nconst o2 = { k: 0 };\nconst arr = [1, 2, 3];\nfunction bump() { v = 7; }\nfunction poke(p) { p.k = 7; }\n`;
+
+/** An effect and what a sink reads afterwards. */
+const EFFECTS: Array<[string, string]> = [
+  ["v = 1;", "v"],
+  ["v++;", "v"],
+  ["v += 2;", "v"],
+  ["[v] = [4];", "v"],
+  ["({ k: v } = { k: 3 });", "v"],
+  [`w += "x";`, "w"],
+  ["o.k = 1;", "o.k"],
+  [`o["k"] = 1;`, "o.k"],
+  ["o.n.d = 1;", "o.n.d"],
+  ["o.n = { d: 9 };", "o.n.d"],
+  ["o.m1 = 1;", `"m1" in o`],
+  ["o.m1 = 1;", "o.m1"],
+  [`o["m" + 1] = 1;`, "o.m1"],
+  ["delete o.k;", `"k" in o`],
+  ["delete o.k;", "o.k"],
+  ["arr[0] = 5;", "arr[0]"],
+  ["arr[3] = 5;", "arr.length"],
+  ["arr.length = 1;", "arr.length"],
+  ["arr.push(4);", "arr.length"],
+  ["arr.pop();", "arr.length"],
+  ["arr.shift();", "arr[0]"],
+  ["arr.unshift(0);", "arr[0]"],
+  ["arr.splice(0, 1, 9);", "arr[0]"],
+  ["arr.reverse();", "arr[0]"],
+  ["arr.sort((a, b) => b - a);", "arr[0]"],
+  ["arr.fill(7);", "arr[0]"],
+  ["Object.assign(o2, { k: 1 });", "o2.k"],
+  ["Object.assign(o2, { z: 1 });", "Object.keys(o2).length"],
+  ["bump();", "v"],
+  ["poke(o);", "o.k"],
+  ["[1].forEach((x) => { v = x; });", "v"],
+  ["[1].map((x) => (v = x));", "v"],
+  ["arr.forEach(bump);", "v"],
+  ["const q = o; q.k = 1;", "o.k"],
+  ["(t.c ? o : o2).k = 1;", "o2.k"],
+  ["[o, o2][t.a].k = 1;", "o.k"],
+];
+
+/** Ways to run an effect, or not, depending on untrusted data. */
+const REGIONS: Array<[string, (effect: string) => string, [Parameters<typeof input>[0], Parameters<typeof input>[0]]]> = [
+  ["a branch", (e) => `if (u.c) { ${e} }`, [{ u: { c: true } }, { u: { c: false } }]],
+  ["a function the branch calls", (e) => `const g = () => { ${e} };\nif (u.c) { g(); }`, [{ u: { c: true } }, { u: { c: false } }]],
+  ["a loop over untrusted data", (e) => `for (const x of u.list) { ${e} }`, [{ u: { list: [1] } }, { u: { list: [] } }]],
+  ["a callback of an untrusted array", (e) => `u.list.forEach((x) => { ${e} });`, [{ u: { list: [1] } }, { u: { list: [] } }]],
+  ["a short circuit", (e) => `const g = () => { ${e} return 1; };\nu.c && g();`, [{ u: { c: true } }, { u: { c: false } }]],
+];
+
+describe("the branch not taken", () => {
+  for (const [region, wrap, inputs] of REGIONS) {
+    it.each(EFFECTS.map(([e, read]) => [e, read]))(`in ${region}: %s, then a sink reads %s`, async (effect, read) => {
+      const program = `${STATE}${wrap(effect)}\nsend({ value: ${read} });`;
+      const pair = await runPair(program, [input(inputs[0]), input(inputs[1])], {
+        tools: (i) => soundnessTools(i, { guard: "integrity" }),
+        observe: ["send"],
+        clean: cleanFor("untrusted"),
+        runtime: RUNTIME,
+      });
+      expect(pair.results.map((r) => r.error?.kind ?? r.status), program).not.toContain("unsupported");
+      expect(pair.traces[0], program).toEqual(pair.traces[1]);
+    });
+  }
+});

@@ -25,7 +25,7 @@ export const MUTANTS: readonly MutantInfo[] = [
     breaks: "assignment forgets the pc (a variable written in a branch does not carry the branch's label)",
     where: "rules.ts stored",
     equivalent:
-      "every write under a pc is also in the static effects of the region that raised it, whose exit upgrades it with the same label; it shows only where that upgrade is missing (the callback leak of known-leaks.test.ts)",
+      "every write under a pc is also in the static effects of the region that raised it, whose exit upgrades it with the same label; it showed only while such an upgrade was missing (the array-callback leak of known-leaks.test.ts, now fixed)",
   },
   { name: "noThrowPc", breaks: "an operation that may throw inside a try does not raise the context of the rest of the try", where: "rules.ts mayThrowOn, exitRegion" },
   { name: "noContainerLabel", breaks: "a read skips the container's own label", where: "rules.ts readSlot, readElem" },

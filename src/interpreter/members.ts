@@ -15,6 +15,7 @@ import { checkArrayLength, st } from "./state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinImpl, type Fn, type Val, describe, isRef, toKey } from "./values.js";
 
 const INDEX = /^(?:0|[1-9]\d*)$/;
+const NO_METHODS = new Map<string, BuiltinImpl>();
 
 /** A builtin method bound to its receiver. */
 export function bind(name: string, impl: BuiltinImpl & { mutates?: "self"; callsArgs?: boolean }, self: Val, selfL: Label): Fn {
@@ -71,7 +72,7 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
         return k === "global" ? obj.flags.includes("g") : obj[k];
       }
     }
-    return method(methodTable(obj) ?? new Map(), toKey(key), obj, objL, keyL);
+    return method(methodTable(obj) ?? NO_METHODS, toKey(key), obj, objL, keyL);
   }
   if (typeof obj === "string") {
     if (typeof key === "number") return (st.l = join2(objL, keyL)), obj[key];
@@ -83,7 +84,7 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
   if (obj === null || obj === undefined) {
     return typeError(`Cannot read properties of ${obj} (reading '${toKey(key)}')`, join2(objL, keyL));
   }
-  return method(methodTable(obj) ?? new Map(), toKey(key), obj, objL, keyL);
+  return method(methodTable(obj) ?? NO_METHODS, toKey(key), obj, objL, keyL);
 }
 
 function method(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Label, keyL: Label): Val {

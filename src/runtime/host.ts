@@ -115,10 +115,11 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
       return { kind: "error", cls: "Error", message: `${tool.name} failed: ${errorText(err)}`, label: Label.untrusted(tool.name) };
     }
   }
-  record.result = stripLabels(result);
+  const plain = stripLabels(result);
+  record.result = plain;
   let label: Label;
   try {
-    label = tool.label ? tool.label(stripLabels(result), args) : Label.untrusted(tool.name);
+    label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
     if (!(label instanceof Label)) label = Label.untrusted(tool.name);
   } catch {
     label = Label.untrusted(tool.name);

@@ -38,6 +38,7 @@ export function nativePlain(x: unknown, seen: Set<unknown> = new Set()): unknown
     if (Array.isArray(x)) return Array.from(x, (e) => nativePlain(e, seen));
     if (tag(x) === "[object Error]") return { name: (x as Error).name, message: (x as Error).message };
     if (tag(x) === "[object Date]") return Number.isNaN((x as Date).getTime()) ? null : (x as Date).toISOString();
+    if (tag(x) === "[object RegExp]") return `/${(x as RegExp).source}/${(x as RegExp).flags}`;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(x)) {
       const p = nativePlain(v, seen);

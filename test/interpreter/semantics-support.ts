@@ -5,45 +5,13 @@
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { createRuntime } from "../../src/index.js";
-
-const tag = (x: object): string => Object.prototype.toString.call(x);
+import { nativePlain } from "../../src/testing/differential.js";
 
 /**
- * Mirrors src/interpreter/convert.ts `toPlain` for host values: the vm realm's arrays, errors
- * and dates fail `instanceof` here, so kinds are told apart by their internal tag.
+ * Mirrors src/interpreter/convert.ts `toPlain` for host values (the vm realm's arrays, errors
+ * and dates fail `instanceof` here, so the kit tells them apart by their internal tag).
  */
-export function plain(x: unknown, seen: Set<unknown> = new Set()): unknown {
-  if (typeof x === "function") return undefined;
-  if (typeof x === "number") return Number.isFinite(x) ? x : null;
-  if (x === null || typeof x !== "object") return x;
-  if (seen.has(x)) return "[Circular]";
-  seen.add(x);
-  try {
-    if (Array.isArray(x)) return Array.from(x, (e) => plain(e, seen));
-    switch (tag(x)) {
-      case "[object Error]": {
-        const e = x as { name: unknown; message: unknown };
-        return { name: e.name, message: e.message };
-      }
-      case "[object Date]": {
-        const t = (x as Date).getTime();
-        return Number.isNaN(t) ? null : new Date(t).toISOString();
-      }
-      case "[object RegExp]": {
-        const r = x as RegExp;
-        return `/${r.source}/${r.flags}`;
-      }
-    }
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(x)) {
-      const p = plain(v, seen);
-      if (p !== undefined) out[k] = p;
-    }
-    return out;
-  } finally {
-    seen.delete(x);
-  }
-}
+export const plain = nativePlain;
 
 /** The program's completion value under V8, converted to plain data. */
 export function native(source: string): unknown {

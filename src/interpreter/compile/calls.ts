@@ -67,7 +67,6 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
     const obj = compileExpr(callee.object, cx);
     const name = !callee.computed ? (callee.property as acorn.Identifier).name : null;
     const key = callee.computed ? compileExpr(callee.property, cx) : null;
-    const userMethod = name === null || cx.userMethods.has(name) || cx.userMethods.has("*");
     const optionalMember = callee.optional;
     return (env) => {
       const o = obj(env);
@@ -86,14 +85,14 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
         if (impl !== undefined) {
           mayThrowOn(ol);
           const a = args(env);
-          return callFunction({ k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol }, ol, a.args, a.argLs, userMethod, a.shape);
+          return callFunction({ k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol }, ol, a.args, a.argLs, a.shape);
         }
       }
       const f = getMember(o, ol, k, kl);
       const fl = st.l;
       if (optionalCall && (f === null || f === undefined)) return shortCircuit(fl);
       const a = args(env);
-      return callFunction(f, fl, a.args, a.argLs, userMethod, a.shape);
+      return callFunction(f, fl, a.args, a.argLs, a.shape);
     };
   }
   const fn = compileExpr(callee, cx);
@@ -103,7 +102,7 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
     if (f === SHORT) return SHORT;
     if (optionalCall && (f === null || f === undefined)) return shortCircuit(fl);
     const a = args(env);
-    return callFunction(f, fl, a.args, a.argLs, true, a.shape);
+    return callFunction(f, fl, a.args, a.argLs, a.shape);
   };
 };
 
@@ -115,7 +114,7 @@ exprHandlers.NewExpression = (node: acorn.NewExpression, cx) => {
   const args = compileArgs(node.arguments, cx);
   return (env) => {
     const a = args(env);
-    return callFunction(ctor, BOT, a.args, a.argLs, false, a.shape);
+    return callFunction(ctor, BOT, a.args, a.argLs, a.shape);
   };
 };
 
@@ -209,7 +208,11 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
       const guarded = cl !== BOT && !underPc(cl);
       const saved = guarded ? enterPc(cl) : st.spc;
       try {
-        if (keep) return (st.l = cl), cur;
+        if (keep) {
+          // The assignment not made was decided by the current value: the place carries it.
+          if (guarded) p.set(cur, cl);
+          return (st.l = cl), cur;
+        }
         const v = right(env);
         const l = join2(st.l, cl);
         p.set(v, l);
@@ -219,7 +222,6 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
         if (guarded) {
           const l = st.l;
           if (!inert) exitRegion(fx, env, cl);
-          p.set(p.get(), st.l);
           leavePc(saved);
           st.l = l;
         }

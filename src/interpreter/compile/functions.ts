@@ -74,16 +74,14 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
 
 /**
  * Calls `f` (labelled `fl`) with arguments and their labels. Sets `st.l` to the result's label.
- * `userMethod` says the callee was found under a name the program may use for its own functions.
  */
-export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], userMethod = true, shape: Label = BOT): Val {
+export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], shape: Label = BOT): Val {
   if (typeof f !== "object" || f === null || f.k !== FN) return typeError(`${describe(f)} is not a function`, fl);
   if (fl !== BOT && !underPc(fl) && f.builtin === undefined && !st.mutants.noAliasFloor && !isPure((f.closure as Closure).code.summary)) {
     // Data chose which function runs, and what the functions not called would have changed is
     // unknown: a function that changes state may not be chosen that way.
     throw new SecurityStop(`cannot call \`${f.name || "a function"}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes variables or objects; choose the function with trusted data, or make it return values instead`);
   }
-  void userMethod;
   if (f.builtin !== undefined) {
     // A builtin assigns nothing itself; those that call back (map, replace, …) raise the pc
     // around their callbacks and upgrade them afterwards, from outside this call.

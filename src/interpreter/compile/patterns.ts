@@ -44,9 +44,7 @@ function identifierTarget(n: acorn.Identifier, cx: Cx, declaring: boolean): Bind
     unsupported(n, `\`${n.name}\` is not declared; declare it first with let or const`);
   }
   const { binding, hops } = r;
-  if (!declaring && (binding.kind === "const" || binding.kind === "function")) {
-    if (binding.kind === "const") unsupported(n, `\`${n.name}\` is a constant; declare it with let to reassign it`);
-  }
+  if (!declaring && binding.kind === "const") unsupported(n, `\`${n.name}\` is a constant; declare it with let to reassign it`);
   if (!declaring) binding.reassigned = true;
   const i = binding.index;
   const checkTdz = !declaring && (binding.kind === "let" || binding.kind === "const");

@@ -46,10 +46,7 @@ export function compileBlock(body: acorn.Statement[], cx: Cx): Stmt {
   const scope = blockScope(cx);
   hoist(body, scope, cx.fnScope);
   const inner = compileBody(body, childCx(cx, scope));
-  if (!scope.hasEnv) {
-    scope.hasEnv = false;
-    return inner;
-  }
+  if (!scope.hasEnv) return inner;
   return (env) => inner(newEnv(scope, env, TDZ));
 }
 

@@ -138,10 +138,21 @@ export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): vo
 
 /**
  * An object stored under a labelled key will be found again through references carrying that
- * label: it carries the label itself, so that writes through those references stay sound.
+ * label: it and everything reachable from it carry the label themselves, so that writes through
+ * those references (`groups[key].inner.n = 1`) stay sound without a stop.
  */
 function chosenBy(v: Val, keyL: Label): void {
-  if (keyL !== BOT && isRef(v) && (v.k === OBJ || v.k === ARR)) v.label = join2(v.label, keyL);
+  if (keyL === BOT) return;
+  const todo: Val[] = [v];
+  const seen = new Set<Val>();
+  while (todo.length > 0) {
+    const x = todo.pop();
+    if (!isRef(x) || (x.k !== OBJ && x.k !== ARR) || seen.has(x)) continue;
+    seen.add(x);
+    x.label = join2(x.label, keyL);
+    if (x.k === OBJ) for (const slot of x.props.values()) todo.push(slot.v);
+    else for (const item of x.items) todo.push(item);
+  }
 }
 
 /** A change to a container's structure (push, pop, sort, delete, …) under the current pc. */

@@ -12,6 +12,9 @@
  * person sees, and an asked call that should have been asked in both runs hides a missing pc).
  * Asked calls under a tainted context are not compared: the attacker may decide whether they
  * happen, which is why they are asked.
+ *
+ * A run that crashes the interpreter (an internal error, not a stop) fails the check as well:
+ * two runs that crash alike would agree at the sinks and hide the bug.
  */
 import fc from "fast-check";
 import { Label } from "../labels/index.js";
@@ -66,6 +69,8 @@ export interface Counterexample<I> {
   /** The sink traces that disagree (see the module comment). */
   traces: [string[], string[]];
   statuses: [RunResult["status"], RunResult["status"]];
+  /** Set when the counterexample is a crash of the interpreter rather than a leak. */
+  crash?: string;
 }
 
 /** The outcome of {@link checkNoninterference}. */
@@ -145,6 +150,14 @@ export interface PairResult {
   traces: [string[], string[]];
   /** An observed sink was called under an untrusted or secret context. */
   underTaint: boolean;
+  /** The interpreter's own error, when a run crashed rather than stopped. */
+  crash?: string;
+}
+
+/** The message of a run that ended in an internal error of the interpreter. */
+function crashOf(r: RunResult): string | undefined {
+  const m = r.error?.message;
+  return m !== undefined && m.startsWith("internal error") ? m : undefined;
 }
 
 /** Runs `program` on both inputs and compares their sink traces. */
@@ -158,7 +171,9 @@ export async function runPair<I>(program: string, inputs: [I, I], setup: PairSet
     sinkTrace(results[1], setup.observe, setup.clean, setup.compareAsks, setup.compare),
   ];
   const tainted = (r: RunResult) => r.calls.some((c) => setup.observe.includes(c.tool) && c.context !== undefined && (!c.context.trusted || !c.context.isPublic));
-  return { ok: tracesAgree(traces[0], results[0].status, traces[1], results[1].status), results, traces, underTaint: tainted(results[0]) || tainted(results[1]) };
+  const crash = crashOf(results[0]) ?? crashOf(results[1]);
+  const ok = crash === undefined && tracesAgree(traces[0], results[0].status, traces[1], results[1].status);
+  return { ok, results, traces, underTaint: tainted(results[0]) || tainted(results[1]), crash };
 }
 
 /**
@@ -189,6 +204,7 @@ function describePair<I>(program: string, inputs: [I, I], pair: PairResult, obse
     allowed: [allowedCalls(pair.results[0], observe), allowedCalls(pair.results[1], observe)],
     traces: pair.traces,
     statuses: [pair.results[0].status, pair.results[1].status],
+    ...(pair.crash !== undefined ? { crash: pair.crash } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * implicit flows) and what must stay trusted (no over-tainting).
  */
 import { describe, expect, it } from "vitest";
-import { createRuntime } from "../../src/index.js";
+import { Label, createRuntime, defineTool } from "../../src/index.js";
 import { mixedList, secretSource, trustedSource, untrustedSource } from "../support/tools.js";
 
 const U = { a: 1, b: "yes", c: false, list: [1, 2, 3], nested: { deep: "x" } };
@@ -120,6 +120,18 @@ describe("writes through a reference that data chose", () => {
     expect(r.status).toBe("failed");
     expect(r.error?.message).toMatch(/cannot change an object that untrusted or private data chose/);
     expect(r.error?.message).toMatch(/build a new value instead/);
+  });
+
+  it("say which data chose the object, in words a person can check", async () => {
+    const r = await run(`const o1 = { k: 0 }; const o2 = { k: 0 }; (u.c ? o1 : o2).k = 1;`);
+    expect(r.error?.message).toContain("(untrusted public from email:eve@evil.com)");
+    const many = Label.of({ readers: ["alice", "bob", "carol", "dave"], trusted: true, sources: ["a:1", "b:2", "c:3", "d:4", "e:5"] });
+    const source = defineTool({ name: "read_private", description: "Reads private data.", parameters: { type: "object" }, label: () => many, run: () => ({ c: true }) });
+    const r2 = await createRuntime({ tools: [source] }).run(`const p = read_private(); const o1 = { k: 0 }; const o2 = { k: 0 }; (p.c ? o1 : o2).k = 1;`);
+    expect(r2.error?.message).toContain("(trusted readers alice, bob, carol, … from a:1, b:2, c:3 and 2 more)");
+    const few = Label.of({ readers: ["alice"], trusted: true, sources: ["a:1", "b:2", "c:3"] });
+    const r3 = await createRuntime({ tools: [{ ...source, label: () => few }] }).run(`const p = read_private(); const o1 = { k: 0 }; const o2 = { k: 0 }; (p.c ? o1 : o2).k = 1;`);
+    expect(r3.error?.message).toContain("(trusted readers alice from a:1, b:2, c:3)");
   });
 
   it("allow the group-by pattern: objects stored under a key carry the key's label", async () => {

@@ -73,6 +73,26 @@ describe("the label lattice", () => {
     expect(Label.untrusted("x").toJSON()).toEqual({ readers: "public", trusted: false, sources: ["x"] });
   });
 
+  // Every operation of a run joins labels, so joins that add nothing must not allocate: the
+  // interpreter's speed on trusted programs and its memory on long ones rest on these.
+  it("a join that adds nothing returns one of its inputs, and a repeated join the same object", () => {
+    fc.assert(fc.property(labelArb, labelArb, (a, b) => {
+      const j = a.l.join(b.l);
+      if (b.l.flowsTo(a.l)) expect(j).toBe(a.l);
+      else if (a.l.flowsTo(b.l)) expect(j).toBe(b.l);
+      else {
+        expect(j).not.toBe(a.l);
+        expect(a.l.join(b.l)).toBe(j);
+      }
+      // Sources that add nothing share the input's array (toContain compares with ===).
+      const united = set([...a.m.sources, ...b.m.sources]).length;
+      if (united === a.m.sources.length || united === b.m.sources.length) expect([a.l.sources, b.l.sources]).toContain(j.sources);
+    }), RUNS);
+    expect(Label.of({ trusted: true })).toBe(Label.BOTTOM);
+    expect(Label.of({ readers: "public", trusted: true, sources: [] })).toBe(Label.BOTTOM);
+    expect(Label.of({ trusted: true, sources: ["a"] }).join(Label.BOTTOM).sources).toEqual(["a"]);
+  });
+
   it("join is commutative, associative and idempotent, with the bottom as identity", () => {
     fc.assert(fc.property(labelArb, labelArb, labelArb, (a, b, c) => {
       expect(a.l.join(b.l).equals(b.l.join(a.l))).toBe(true);

@@ -1,4 +1,6 @@
 /** Shared settings of the soundness suite: limits, runtime options, run counts and hand-written inputs. */
+import { expect } from "vitest";
+import type { RunResult } from "../../src/index.js";
 import { obedientReader, type InputRecord, type SoundnessInput } from "../../src/testing/index.js";
 
 /** Generated plans can loop over arrays they grow; small limits end those quickly. */
@@ -34,4 +36,12 @@ export function input(parts: { u?: Partial<InputRecord>; s?: Partial<InputRecord
     t: { ...RECORD, ...parts.t },
     list: [{ n: 0, tag: "" }, { n: 0, tag: "" }, { n: 0, tag: "" }],
   };
+}
+
+/**
+ * A run may stop (a limit, a policy, an unsupported construct) but never crash: two runs that
+ * crash alike would agree at the sinks and hide the bug from a noninterference check.
+ */
+export function expectNoCrash(results: readonly RunResult[], program: string): void {
+  for (const r of results) expect(r.error?.message ?? "", program).not.toMatch(/^internal error/);
 }

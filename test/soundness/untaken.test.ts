@@ -6,9 +6,26 @@
  */
 import { describe, expect, it } from "vitest";
 import { cleanFor, runPair, soundnessTools } from "../../src/testing/index.js";
-import { RUNTIME, input } from "./support.js";
+import { RUNTIME, expectNoCrash, input } from "./support.js";
 
-const STATE = `const u = read_untrusted();\nconst t = read_trusted();\nlet v = 0;\nlet w = "w";\nconst o = { k: 0, n: { d: 0 } };\nconst o2 = { k: 0 };\nconst arr = [1, 2, 3];\nfunction bump() { v = 7; }\nfunction poke(p) { p.k = 7; }\n`;
+const STATE = [
+  "const u = read_untrusted();",
+  "const t = read_trusted();",
+  "let v = 0;",
+  'let w = "w";',
+  "const o = { k: 0, n: { d: 0 } };",
+  "const o2 = { k: 0 };",
+  "const arr = [1, 2, 3];",
+  "function bump() { v = 7; }",
+  "function poke(p) { p.k = 7; }",
+  "const rows = [{ k: 0 }];",
+  "const grid = [[0, 0]];",
+  "const box = { list: [1], o: { k: 0 }, f: bump, fs: [bump] };",
+  "function pick() { return o2; }",
+  "function make() { return bump; }",
+  "function countdown(n) { if (n > 0) { v = n; countdown(n - 1); } }",
+  "",
+].join("\n");
 
 /** An effect and what a sink reads afterwards. */
 const EFFECTS: Array<[string, string]> = [
@@ -48,6 +65,22 @@ const EFFECTS: Array<[string, string]> = [
   ["const q = o; q.k = 1;", "o.k"],
   ["(t.c ? o : o2).k = 1;", "o2.k"],
   ["[o, o2][t.a].k = 1;", "o.k"],
+  // Effects reached through paths, calls and callbacks the static pass has to follow.
+  ["box.list.push(4);", "box.list.length"],
+  ["box.list.forEach((x) => { v = x; });", "v"],
+  ["box.f();", "v"],
+  ["box.fs[0]();", "v"],
+  ["const h = box.f; h();", "v"],
+  ["arr.forEach(box.f);", "v"],
+  ["arr.forEach(make());", "v"],
+  ["[o, o2].forEach(poke);", "o2.k"],
+  ["Object.assign(box.o, { k: 1 });", "box.o.k"],
+  ["Object.assign(pick(), { k: 1 });", "o2.k"],
+  ["countdown(2);", "v"],
+  ["rows[0].k = 1;", "rows[0].k"],
+  ["grid[0][1] = 5;", "grid[0][1]"],
+  ["arr[5] = 1;", "arr.length"],
+  ["arr[5] = 1;", "arr[4]"],
 ];
 
 /** Ways to run an effect, or not, depending on untrusted data. */
@@ -70,6 +103,7 @@ describe("the branch not taken", () => {
         runtime: RUNTIME,
       });
       expect(pair.results.map((r) => r.error?.kind ?? r.status), program).not.toContain("unsupported");
+      expectNoCrash(pair.results, program);
       expect(pair.traces[0], program).toEqual(pair.traces[1]);
     });
   }

@@ -1,17 +1,21 @@
 /**
  * The tests Stryker runs against each mutant of the label rules (stryker.config.json): the
- * label lattice against its model, the branch-not-taken table, the label unit tests, the
+ * label lattice against its model, the branch-not-taken tables (what must and what must not be
+ * upgraded), writes through untrusted keys, the label unit tests, the
  * planted-leak witnesses and leak regressions, and the generated-plan
  * noninterference properties (scaled down by SLUICE_SOUNDNESS_SCALE in the Stryker run so that
  * each mutant takes seconds).
  */
 import { defineConfig } from "vitest/config";
+import LoadFailuresAsFailedTests from "./stryker-load-failures.js";
 
 export default defineConfig({
   test: {
     include: [
       "test/soundness/label-lattice.test.ts",
       "test/soundness/untaken.test.ts",
+      "test/soundness/untaken-precision.test.ts",
+      "test/soundness/chosen-keys.test.ts",
       "test/interpreter/labels.test.ts",
       "test/interpreter/semantics-labels.test.ts",
       "test/soundness/mutant-witnesses.test.ts",
@@ -19,6 +23,7 @@ export default defineConfig({
       "test/soundness/noninterference.test.ts",
     ],
     testTimeout: 60_000,
+    reporters: ["default", new LoadFailuresAsFailedTests()],
     pool: "threads",
   },
 });

@@ -19,6 +19,8 @@ const STATE = [
   "const rows = [{ k: 0 }, { k: 0 }];",
   "function bump() { v = 7; }",
   "function countdown(n) { if (n > 0) { v = n; countdown(n - 1); } }",
+  "function ping(n) { if (n > 0) { v = n; pong(n - 1); } }",
+  "function pong(n) { ping(n); }",
   "",
 ].join("\n");
 
@@ -38,6 +40,7 @@ const EFFECTS: Array<[string, string[]]> = [
   ["arr.forEach(bump);", ["o.k", "w"]],
   ["arr.forEach((x) => { v = x; });", ["o.k", "arr[0]"]],
   ["countdown(2);", ["o.k", "w"]],
+  ["pong(2);", ["o.k", "w"]],
 ];
 
 /** Ways to run an effect depending on untrusted data, and the two values of the decision. */

@@ -24,6 +24,8 @@ const STATE = [
   "function pick() { return o2; }",
   "function make() { return bump; }",
   "function countdown(n) { if (n > 0) { v = n; countdown(n - 1); } }",
+  "function ping(n) { if (n > 0) { v = n; pong(n - 1); } }",
+  "function pong(n) { ping(n); }",
   "",
 ].join("\n");
 
@@ -77,6 +79,7 @@ const EFFECTS: Array<[string, string]> = [
   ["Object.assign(box.o, { k: 1 });", "box.o.k"],
   ["Object.assign(pick(), { k: 1 });", "o2.k"],
   ["countdown(2);", "v"],
+  ["pong(2);", "v"],
   ["rows[0].k = 1;", "rows[0].k"],
   ["grid[0][1] = 5;", "grid[0][1]"],
   ["arr[5] = 1;", "arr.length"],

@@ -90,13 +90,16 @@ function isFreshLocal(p: AccessPath, fx: RegionEffects): boolean {
   return fx.declared.has(p.root) && fx.fresh.has(p.root) && !fx.assigned.includes(p.root);
 }
 
-function resolveArgs(args: RegionEffects["calls"][number]["args"], site: Scope, fx: RegionEffects, cx: Cx, out: SiteEffects) {
+/**
+ * An argument the site cannot name (a local of the region) is opaque: it matters only if the
+ * callee turns out to be a builtin that calls or changes its arguments, and then raises the
+ * floor; a closure's own summary already covers what it does with its parameters.
+ */
+function resolveArgs(args: RegionEffects["calls"][number]["args"], site: Scope, fx: RegionEffects, cx: Cx) {
   return args.map((a) => {
     if (a === "inert" || a === "opaque") return a;
     if (isFreshLocal(a, fx)) return "inert" as const;
-    const p = sitePath(a, site, fx, cx);
-    if (p === null) out.unknown = true;
-    return p ?? ("inert" as const);
+    return sitePath(a, site, fx, cx) ?? ("opaque" as const);
   });
 }
 
@@ -112,7 +115,7 @@ function localCall(c: RegionEffects["calls"][number], site: Scope, fx: RegionEff
     return;
   }
   if (MUTATING_METHODS.has(method) && !(isFreshLocal(c.callee, fx) && c.callee.keys.length === 1)) out.unknown = true;
-  if (CALLBACK_METHODS.has(method)) out.calls.push({ callee: null, args: resolveArgs(c.args, site, fx, cx, out) });
+  if (CALLBACK_METHODS.has(method)) out.calls.push({ callee: null, args: resolveArgs(c.args, site, fx, cx) });
 }
 
 /** Resolves a region's static effects against the scope where its decision is made. */
@@ -138,7 +141,7 @@ export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects
     }
     const callee = sitePath(c.callee, site, fx, cx);
     if (callee === null) out.unknown = true;
-    else out.calls.push({ callee, args: resolveArgs(c.args, site, fx, cx, out) });
+    else out.calls.push({ callee, args: resolveArgs(c.args, site, fx, cx) });
   }
   return out;
 }

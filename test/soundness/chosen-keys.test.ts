@@ -36,17 +36,19 @@ describe("writes through untrusted keys", () => {
     expect(pair.traces[0], program).toEqual(pair.traces[1]);
   });
 
-  /** Grouping by an untrusted field is the common case; it must work without a stop. */
+  /** Grouping by an untrusted or private field is the common case; it must work without a stop. */
   it.each([
-    ["an object", "groups[u.b] = { n: 0 };\ngroups[u.b].n = groups[u.b].n + 1;", "groups[u.b].n"],
-    ["an array", "groups[u.b] = [];\ngroups[u.b].push(1);", "groups[u.b].length"],
-    ["a nested object", "groups[u.b] = { inner: { n: 0 } };\ngroups[u.b].inner.n = 2;", "groups[u.b].inner.n"],
-  ])("%s stored under an untrusted key can be changed through it", async (_, body, read) => {
-    const program = `const u = read_untrusted();\nconst groups = {};\n${body}\nsend({ value: ${read} });`;
-    const pair = await runPair(program, [input({ u: { b: "x" } }), input({ u: { b: "y" } })], {
-      tools: (i) => soundnessTools(i, { guard: "integrity" }),
+    ["an object", "groups[u.b] = { n: 0 };\ngroups[u.b].n = groups[u.b].n + 1;", "groups[u.b].n", "untrusted"],
+    ["an array", "groups[u.b] = [];\ngroups[u.b].push(1);", "groups[u.b].length", "untrusted"],
+    ["a nested object", "groups[u.b] = { inner: { n: 0 } };\ngroups[u.b].inner.n = 2;", "groups[u.b].inner.n", "untrusted"],
+    ["an object, by a secret key", "groups[u.b] = { n: 0 };\ngroups[u.b].n = groups[u.b].n + 1;", "groups[u.b].n", "secret"],
+  ])("%s stored under a key data chose can be changed through it", async (_, body, read, source) => {
+    const program = `const u = read_${source}();\nconst groups = {};\n${body}\nsend({ value: ${read} });`;
+    const record = (b: string) => (source === "secret" ? input({ s: { b } }) : input({ u: { b } }));
+    const pair = await runPair(program, [record("x"), record("y")], {
+      tools: (i) => soundnessTools(i, { guard: source === "secret" ? "confidentiality" : "integrity" }),
       observe: ["send"],
-      clean: cleanFor("untrusted"),
+      clean: cleanFor(source === "secret" ? "secret" : "untrusted"),
       runtime: RUNTIME,
     });
     for (const r of pair.results) expect(r.status, `${program}\n${r.error?.message}`).toBe("completed");

@@ -2,7 +2,8 @@
  * The branch-not-taken rule, effect by effect: whatever a region decided by untrusted data could
  * write must carry that label afterwards whether or not it ran (or the run must stop), so a sink
  * that reads it behaves the same for both values of the decision. Each effect is tried in a
- * branch, in a function the branch calls, in a loop over untrusted data, and in a callback.
+ * branch, in a function the branch calls, in a loop over untrusted data, in a callback, and in
+ * the parts of a try that run or not as an operation on untrusted data fails.
  */
 import { describe, expect, it } from "vitest";
 import { cleanFor, runPair, soundnessTools } from "../../src/testing/index.js";
@@ -93,6 +94,8 @@ const REGIONS: Array<[string, (effect: string) => string, [Parameters<typeof inp
   ["a loop over untrusted data", (e) => `for (const x of u.list) { ${e} }`, [{ u: { list: [1] } }, { u: { list: [] } }]],
   ["a callback of an untrusted array", (e) => `u.list.forEach((x) => { ${e} });`, [{ u: { list: [1] } }, { u: { list: [] } }]],
   ["a short circuit", (e) => `const g = () => { ${e} return 1; };\nu.c && g();`, [{ u: { c: true } }, { u: { c: false } }]],
+  ["a try cut short when an untrusted value is missing", (e) => `try {\n  u.list[0].toFixed(0);\n  ${e}\n} catch {}`, [{ u: { list: [1] } }, { u: { list: [] } }]],
+  ["a catch reached when untrusted text does not parse", (e) => `try {\n  JSON.parse(u.b);\n} catch {\n  ${e}\n}`, [{ u: { b: "x" } }, { u: { b: "1" } }]],
 ];
 
 describe("the branch not taken", () => {

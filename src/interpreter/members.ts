@@ -10,7 +10,7 @@ import { numberMethods } from "./builtins/number.js";
 import { dateMethods } from "./builtins/date.js";
 import { regexpMethods } from "./builtins/regexp.js";
 import { typeError } from "./errors.js";
-import { join2, mayThrowOn, readElem, readSlot, reshape, writeElem, writeSlot, writeThrough } from "./rules.js";
+import { join2, mayThrowOn, readElem, readSlot, reshape, stored, writeElem, writeSlot, writeThrough } from "./rules.js";
 import { checkArrayLength, st } from "./state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinImpl, type Fn, type Val, describe, isRef, toKey } from "./values.js";
 
@@ -125,6 +125,7 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
   }
   if (obj.k === RE && toKey(key) === "lastIndex") {
     obj.lastIndex = Number(v);
+    obj.label = join2(obj.label, join2(stored(vl), keyL));
     return;
   }
   typeError(`Cannot set properties of ${describe(obj)}`, join2(objL, keyL));

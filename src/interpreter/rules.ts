@@ -22,7 +22,7 @@ import type { Label } from "../labels/index.js";
 import type { Env } from "./compile/scope.js";
 import { hop } from "./compile/scope.js";
 import { SecurityStop, charge, st, syncPc } from "./state.js";
-import { ARR, BOT, FN, OBJ, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
+import { ARR, BOT, FN, OBJ, RE, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
 
 /**
  * True when `l` is at least as restrictive as `r` in what decisions read (integrity and
@@ -236,7 +236,7 @@ function upgradeObject(target: Val, key: string | null, l: Label, deletes = fals
   } else if (target.k === ARR) {
     if (!deletes && key !== null && /^\d+$/.test(key) && Number(key) < target.items.length) setElemLabel(target, Number(key), join2(elemLabel(target, Number(key)), l));
     else target.label = join2(target.label, l);
-  }
+  } else if (target.k === RE && /[gy]/.test(target.flags)) target.label = join2(target.label, l);
 }
 
 /** Looks up a builtin method or static (`arr.push`, `Object.assign`) without side effects. */
@@ -252,9 +252,15 @@ export function setClosureEffects(fn: ClosureEffectsOf): void {
   effectsOfClosure = fn;
 }
 
+/** A builtin that changes hidden state of the run (the random seed) when it is called. */
+function upgradeHidden(f: Fn, l: Label): void {
+  if (f.mutates === "seed") st.seedL = join2(st.seedL, l);
+}
+
 /** Upgrades what a function value may write with `l`: a callback whose calls were decided by `l`. */
 export function upgradeCallee(f: Val, l: Label): void {
-  if (!isRef(f) || f.k !== FN || f.builtin !== undefined || l === BOT || underPc(l)) return;
+  if (!isRef(f) || f.k !== FN || l === BOT || underPc(l)) return;
+  if (f.builtin !== undefined) return upgradeHidden(f, l);
   const c = effectsOfClosure(f);
   if (c === undefined) taintFloor(l);
   else upgradeEffects(c.summary, c.env, l);
@@ -290,6 +296,7 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
       else upgradeEffects(c.summary, c.env, l, seen);
       continue;
     }
+    upgradeHidden(f, l);
     if (f.mutates === "self") {
       if (f.selfL !== undefined && f.selfL !== BOT) taintFloor(join2(l, f.selfL));
       upgradeObject(f.self, null, l);
@@ -315,7 +322,11 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
       continue;
     }
     const f = evalPath(a, env);
-    if (!isRef(f) || f.k !== FN || f.builtin !== undefined) continue;
+    if (!isRef(f) || f.k !== FN) continue;
+    if (f.builtin !== undefined) {
+      upgradeHidden(f, l);
+      continue;
+    }
     if (st.l !== BOT) taintFloor(join2(l, st.l));
     const c = effectsOfClosure(f);
     if (c === undefined) taintFloor(l);

@@ -66,6 +66,8 @@ export interface ExecState {
   logs: string[];
   /** Seed of Math.random: runs are deterministic. */
   seed: number;
+  /** What decided the seed's state: every call of Math.random so far, and the pc of each. */
+  seedL: Label;
   /** Position of the statement running, for error messages. */
   line: number;
   column: number;
@@ -96,6 +98,7 @@ export const st: ExecState = {
   column: 1,
   logs: [],
   seed: 1,
+  seedL: BOT,
 };
 
 export function resetState(limits: ResolvedLimits, mutants: Mutants): void {
@@ -109,6 +112,7 @@ export function resetState(limits: ResolvedLimits, mutants: Mutants): void {
   st.line = st.column = 1;
   st.logs = [];
   st.seed = 0x2545f491;
+  st.seedL = BOT;
 }
 
 /** Recomputes the effective pc from its parts; call after changing any of them. */

@@ -55,8 +55,11 @@ export interface Fn {
   name: string;
   label: Label;
   builtin?: BuiltinImpl;
-  /** For builtins that change their receiver or first argument (push, Object.assign, …). */
-  mutates?: "self" | "arg0";
+  /**
+   * For builtins that change their receiver or first argument (push, Object.assign, …), or the
+   * run's hidden random seed (Math.random).
+   */
+  mutates?: "self" | "arg0" | "seed";
   /** For builtins that call the functions passed to them (map, forEach, replace, …). */
   callsArgs?: boolean;
   self?: Val;

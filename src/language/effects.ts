@@ -111,8 +111,8 @@ export const CALLBACK_METHODS = new Set([
   "findLast", "findLastIndex", "sort", "flatMap", "replace", "replaceAll", "from", "toSorted",
 ]);
 
-/** Builtin methods that change their receiver. */
-export const MUTATING_METHODS = new Set(["push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "copyWithin"]);
+/** Builtin methods that change their receiver (a global regex's test and exec move its lastIndex). */
+export const MUTATING_METHODS = new Set(["push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "copyWithin", "test", "exec"]);
 
 /**
  * Property names under which the program may store a function of its own. A method call whose

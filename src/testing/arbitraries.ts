@@ -186,6 +186,7 @@ export function planArb(options: PlanOptions = {}): fc.Arbitrary<string> {
         "const o = { k: 0, n: { d: 1 } };",
         "const o2 = { k: 0 };",
         "const arr = [1, 2];",
+        "const rx = /e/g;",
         `function f(x) { ${fbody} }`,
         `const h = (y) => ${hbody};`,
         ...stmts,

@@ -59,6 +59,16 @@ const SETUP = `
 const __sluiceJson = JSON;
 globalThis.console = { log() {}, info() {}, warn() {}, error() {}, debug() {} };
 globalThis.Promise = { all: (x) => x, resolve: (x) => x, allSettled: (x) => x };
+// Sluice's Math.random: xorshift32 from a fixed seed, so that a run replays.
+let __sluiceSeed = 0x2545f491;
+Math.random = () => {
+  let x = __sluiceSeed;
+  x ^= x << 13;
+  x ^= x >>> 17;
+  x ^= x << 5;
+  __sluiceSeed = x >>> 0;
+  return __sluiceSeed / 2 ** 32;
+};
 for (const name of __sluiceNames) {
   globalThis[name] = (...args) => __sluiceJson.parse(__sluiceHost(name, __sluiceJson.stringify(args)));
 }`;

@@ -28,7 +28,7 @@ export interface ExprScope {
  * Tags of constructs that can be left out of generation, e.g. while a known bug in one of them
  * is being fixed, or when a runtime does not offer it.
  */
-export const FEATURES = ["callback-effects", "assign-expr", "delete", "nested-try", "replace-callback", "json-callback", "sort-callback", "chosen-function", "chosen-object", "query", "throw", "labelled-jump", "destructuring", "await"] as const;
+export const FEATURES = ["callback-effects", "assign-expr", "delete", "nested-try", "replace-callback", "json-callback", "sort-callback", "chosen-function", "chosen-object", "query", "throw", "labelled-jump", "destructuring", "await", "hidden-state"] as const;
 
 /** The records every program reads: untrusted (u), secret (s) and trusted (t). */
 export const SOURCES = ["u", "s", "t"] as const;
@@ -145,6 +145,7 @@ export function numExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
       w(1, fc.tuple(pick("max", "min", "hypot", "atan2"), a, a).map(([f, x, y]) => `Math.${f}(${x}, ${y})`)),
       w(1, fc.tuple(pick("abs", "floor", "sign", "trunc", "round", "ceil"), a).map(([f, x]) => `Math.${f}(${x})`)),
       w(1, ar.map((x) => `Math.max(0, ...${x})`)),
+      w(1, fc.constant("Math.floor(Math.random() * 3)"), "hidden-state"),
       w(1, s.map((x) => `Number(${x})`)),
       w(1, s.map((x) => `parseInt(${x} + "1", 10)`)),
       w(1, a.map((x) => `Number((${x}).toFixed(1))`)),
@@ -222,8 +223,8 @@ export function strExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
       w(1, ob.map((x) => `JSON.stringify(${x}, ["k", "a", "n"])`)),
       w(2, fc.tuple(c, s, s).map(([k, x, y]) => `(${k} ? ${x} : ${y})`)),
       w(1, s.map((x) => `(${x} || "none")`)),
-      w(1, a.map((x) => `typeof ${x}`)),
-      w(1, ob.map((x) => `typeof ${x}.k`)),
+      w(1, a.map((x) => `(typeof ${x})`)),
+      w(1, ob.map((x) => `(typeof ${x}.k)`)),
       w(1, s.map((x) => `new TypeError(${x}).message`)),
       w(sc.calls && sc.reader ? 1 : 0, s.map((x) => `query_ai_assistant("Repeat: " + ${x}, S).s`), "query"),
     ], sc.avoid);
@@ -249,6 +250,7 @@ export function condExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
       w(1, fc.tuple(s, s).map(([x, y]) => `(${x} !== ${y})`)),
       w(1, fc.tuple(s, s).map(([x, y]) => `${x}.startsWith(${y})`)),
       w(1, s.map((x) => `/y/.test(${x})`)),
+      w(1, s.map((x) => `rx.test(${x})`), "hidden-state"),
       w(1, fc.tuple(ar, a).map(([x, y]) => `${x}.includes(${y})`)),
       w(1, fc.tuple(ar, cp).map(([x, k]) => `${x}.some((${p}) => ${k})`)),
       w(1, a.map((x) => `Number.isInteger(${x})`)),

@@ -35,6 +35,7 @@ function writeArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, n.map((e) => `arr[0] = ${e};`)),
       w(2, s.map((e) => `w = (${e}).slice(0, 16);`)),
       w(1, n.map((e) => `Object.assign(o2, { m0: ${e} });`)),
+      w(1, pick("Math.random();", `rx.test("e");`), "hidden-state"),
       w(3, n.map((e) => `send({ value: ${e} });`)),
     ],
     sc.avoid,

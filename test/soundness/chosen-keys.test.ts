@@ -41,8 +41,9 @@ describe("writes through untrusted keys", () => {
     ["an object", "groups[u.b] = { n: 0 };\ngroups[u.b].n = groups[u.b].n + 1;", "groups[u.b].n", "untrusted"],
     ["an array", "groups[u.b] = [];\ngroups[u.b].push(1);", "groups[u.b].length", "untrusted"],
     ["a nested object", "groups[u.b] = { inner: { n: 0 } };\ngroups[u.b].inner.n = 2;", "groups[u.b].inner.n", "untrusted"],
+    ["a function", "groups[u.b] = (x) => x + 1;", "groups[u.b](0)", "untrusted"],
     ["an object, by a secret key", "groups[u.b] = { n: 0 };\ngroups[u.b].n = groups[u.b].n + 1;", "groups[u.b].n", "secret"],
-  ])("%s stored under a key data chose can be changed through it", async (_, body, read, source) => {
+  ])("%s stored under a key data chose can be used and changed through it", async (_, body, read, source) => {
     const program = `const u = read_${source}();\nconst groups = {};\n${body}\nsend({ value: ${read} });`;
     const record = (b: string) => (source === "secret" ? input({ s: { b } }) : input({ u: { b } }));
     const pair = await runPair(program, [record("x"), record("y")], {

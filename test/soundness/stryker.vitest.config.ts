@@ -1,7 +1,8 @@
 /**
  * The tests Stryker runs against each mutant of the label rules (stryker.config.json): the
  * label lattice against its model, the branch-not-taken tables (what must and what must not be
- * upgraded), writes through untrusted keys, the label unit tests, the
+ * upgraded), writes through untrusted keys, the label unit tests, the differential semantics
+ * and limit tests (a rule that loses a write or a charge shows there), the
  * planted-leak witnesses and leak regressions, and the generated-plan
  * noninterference properties (scaled down by SLUICE_SOUNDNESS_SCALE in the Stryker run so that
  * each mutant takes seconds).
@@ -17,7 +18,8 @@ export default defineConfig({
       "test/soundness/untaken-precision.test.ts",
       "test/soundness/chosen-keys.test.ts",
       "test/interpreter/labels.test.ts",
-      "test/interpreter/semantics-labels.test.ts",
+      "test/interpreter/semantics*.test.ts",
+      "test/interpreter/errors.test.ts",
       "test/soundness/mutant-witnesses.test.ts",
       "test/soundness/known-leaks.test.ts",
       "test/soundness/noninterference.test.ts",

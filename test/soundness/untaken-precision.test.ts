@@ -18,6 +18,7 @@ const STATE = [
   "const box = { list: [1], f: bump };",
   "const rows = [{ k: 0 }, { k: 0 }];",
   "function bump() { v = 7; }",
+  "const once = /a/;",
   "function countdown(n) { if (n > 0) { v = n; countdown(n - 1); } }",
   "function ping(n) { if (n > 0) { v = n; pong(n - 1); } }",
   "function pong(n) { ping(n); }",
@@ -39,6 +40,8 @@ const EFFECTS: Array<[string, string[]]> = [
   ["box.f();", ["o.k", "w"]],
   ["arr.forEach(bump);", ["o.k", "w"]],
   ["arr.forEach((x) => { v = x; });", ["o.k", "arr[0]"]],
+  [`once.test("a");`, [`once.test("a")`, "Math.random() < 2"]],
+  ["Math.random();", ["o.k", `once.test("a")`]],
   ["countdown(2);", ["o.k", "w"]],
   ["pong(2);", ["o.k", "w"]],
 ];

@@ -27,6 +27,7 @@ const STATE = [
   "function countdown(n) { if (n > 0) { v = n; countdown(n - 1); } }",
   "function ping(n) { if (n > 0) { v = n; pong(n - 1); } }",
   "function pong(n) { ping(n); }",
+  "const re = /a/g;",
   "",
 ].join("\n");
 
@@ -85,6 +86,14 @@ const EFFECTS: Array<[string, string]> = [
   ["grid[0][1] = 5;", "grid[0][1]"],
   ["arr[5] = 1;", "arr.length"],
   ["arr[5] = 1;", "arr[4]"],
+  // Hidden state: the random seed, and where a global regex's last match ended.
+  ["Math.random();", "Math.random()"],
+  ["[1].forEach(Math.random);", "Math.random()"],
+  ["const rnd = Math.random; rnd();", "Math.random()"],
+  [`re.test("a");`, `re.test("a")`],
+  [`re.exec("a");`, `re.exec("a") === null`],
+  [`const r = re; r.test("a");`, `re.test("a")`],
+  ["re.lastIndex = 1;", `re.test("a")`],
 ];
 
 /** Ways to run an effect, or not, depending on untrusted data. */

@@ -22,7 +22,12 @@ function namespace(name: string, members: Record<string, Impl | Val>): Fn {
   return fnValue(name, () => throwError("TypeError", `${name} is not a function`, BOT), statics);
 }
 
+/**
+ * The next number of the run's generator. Which number comes next depends on every call made
+ * so far, so the seed carries the pc of each call and the number carries the seed's label.
+ */
 function random(): number {
+  st.seedL = join2(st.seedL, st.pc);
   // xorshift32: deterministic per run, so a replayed run takes the same path.
   let x = st.seed;
   x ^= x << 13;
@@ -40,9 +45,10 @@ const math = namespace("Math", {
   sin: numeric(Math.sin), cos: numeric(Math.cos), tan: numeric(Math.tan), atan: numeric(Math.atan),
   atan2: numeric(Math.atan2), asin: numeric(Math.asin), acos: numeric(Math.acos), hypot: numeric(Math.hypot),
   fround: numeric(Math.fround), clz32: numeric(Math.clz32), imul: numeric(Math.imul),
-  random: () => ret(random(), BOT),
+  random: () => ret(random(), st.seedL),
   PI: Math.PI, E: Math.E, LN2: Math.LN2, LN10: Math.LN10, LOG2E: Math.LOG2E, LOG10E: Math.LOG10E, SQRT2: Math.SQRT2, SQRT1_2: Math.SQRT1_2,
 });
+(math.statics?.get("random") as Fn).mutates = "seed";
 
 const json = namespace("JSON", { stringify, parse });
 math.namespaceOnly = json.namespaceOnly = true;

@@ -172,6 +172,14 @@ function advance(s: string, i: number, unicode: boolean): number {
   return c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? i + 2 : i + 1;
 }
 
+/**
+ * A global regex keeps where its last match ended (lastIndex), so every later match depends on
+ * the strings it was run on and on the decisions that ran it: its label takes both.
+ */
+function advanced(re: ReV, l: Label): void {
+  re.label = join2(re.label, join2(l, st.pc));
+}
+
 const methods: Record<string, Builtin> = {
   test: builtin((args, argLs, self, selfL) => {
     const re = asRe(self, selfL);
@@ -181,23 +189,25 @@ const methods: Record<string, Builtin> = {
     const m = re.re.matcher(s);
     const found = re.lastIndex <= s.length && m.find(re.lastIndex);
     re.lastIndex = found ? m.end() : 0;
+    advanced(re, l);
     return ret(found, l);
-  }),
+  }, { mutates: "self" }),
   exec: builtin((args, argLs, self, selfL) => {
     const re = asRe(self, selfL);
     const s = toStr(args[0]);
     const l = join2(join2(selfL, re.label), argLs[0] ?? BOT);
     const global = re.flags.includes("g");
+    if (global) advanced(re, l);
     const from = global ? re.lastIndex : 0;
     if (from > s.length) return (re.lastIndex = 0), ret(null, l);
     const m = re.re.matcher(s);
     if (!m.find(from)) {
-      re.lastIndex = 0;
+      if (global) re.lastIndex = 0;
       return ret(null, l);
     }
     if (global) re.lastIndex = m.end() === m.start() ? m.end() + 1 : m.end();
     return ret(newArr(groups(m, re.re.groupCount()), null, l), l);
-  }),
+  }, { mutates: "self" }),
   toString: builtin((_a, _l, self, selfL) => {
     const re = asRe(self, selfL);
     return ret(`/${re.source}/${re.flags}`, selfL);
@@ -212,4 +222,3 @@ export function searchIndex(s: string, re: ReV): number {
   return m.find() ? m.start() : -1;
 }
 
-void st;

@@ -1,7 +1,7 @@
 /**
- * Leaks of the interpreter itself that the generated-plan properties found, each cut down to a
- * few lines and a pair of inputs that differ only in the untrusted record, kept as regression
- * tests now that they are fixed. A new leak the properties find goes here first, as `it.fails`
+ * Leaks of the interpreter itself that the generated-plan properties (or the mutation analysis of
+ * the label rules) found, each cut down to a few lines and a pair of inputs that differ only in
+ * the untrusted record, kept as regression tests now that they are fixed. A new leak the properties find goes here first, as `it.fails`
  * (the suite stays green and turns red when it is fixed), with its construct's tag in
  * KNOWN_LEAK_FEATURES (support.ts) so the generic properties keep looking for others meanwhile.
  */
@@ -40,6 +40,16 @@ const LEAKS: Leak[] = [
   {
     bug: "a nested try resets st.thr, dropping the outer try's pending-throw label from the pc of the rest of the outer try",
     program: `const u = read_untrusted();\ntry {\n  if (u.c) throw new Error("stop");\n  try { [1].map((x) => x); publish({ value: 1 }); } catch {}\n} catch {}`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
+    bug: "Math.random's seed had no label: a call in a branch decided by untrusted data changed the next number, which was labelled trusted",
+    program: `const u = read_untrusted();\nif (u.c) { Math.random(); }\nsend({ value: Math.random() });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
+    bug: "a global regex's lastIndex had no label: a test() in a branch decided by untrusted data changed what the next test() found",
+    program: `const u = read_untrusted();\nconst re = /a/g;\nif (u.c) { re.test("a"); }\nsend({ value: re.test("a") });`,
     inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
   },
 ];

@@ -20,7 +20,7 @@ import { compileBody } from "./compile/statements.js";
 import { TDZ } from "./compile/patterns.js";
 import { hoist, newEnv, newScope } from "./compile/scope.js";
 import { builtinGlobals } from "./builtins/globals.js";
-import { methodOf } from "./members.js";
+import { builtinEffectNames, methodOf } from "./members.js";
 import { setMethodLookup, join2, deepLabel } from "./rules.js";
 import { toInternal, toPlain, type LabelledPath } from "./convert.js";
 import { throwError } from "./errors.js";
@@ -162,7 +162,7 @@ export function compileProgram(source: string, options: CompileOptions): Compile
   const values = builtinGlobals();
   for (const name of options.hostFunctions) values.set(name, hostFunction(name));
   const scope = newScope(null, true);
-  const cx: Cx = { scope, fnScope: scope, globals: { values }, inFunction: false, labels: [], userMethods: userMethodNames(ast) };
+  const cx: Cx = { scope, fnScope: scope, globals: { values, effects: builtinEffectNames(values) }, inFunction: false, labels: [], userMethods: userMethodNames(ast) };
   hoist(ast.body as acorn.Statement[], scope, scope);
   let body: Stmt;
   try {

@@ -176,8 +176,11 @@ export interface SitePath {
 export interface SiteEffects {
   vars: Array<{ hops: number; index: number }>;
   heap: Array<{ path: SitePath; key: string | null; deletes: boolean }>;
-  /** Calls: the callee's path (null: a builtin method of a local, only its arguments matter). */
-  calls: Array<{ callee: SitePath | null; args: Array<SitePath | "inert" | "opaque"> }>;
+  /**
+   * Calls: the callee's path (null: a builtin method of a local, only its arguments matter), and
+   * whether a data-chosen path could name a function whose effects differ (`chosen`).
+   */
+  calls: Array<{ callee: SitePath | null; args: Array<SitePath | "inert" | "opaque">; chosen?: boolean }>;
   unknown: boolean;
   breaks: boolean;
   returns: boolean;
@@ -281,7 +284,7 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
     if (st.l !== BOT) taintFloor(join2(l, st.l));
     upgradeObject(target, key, l, deletes);
   }
-  for (const { callee, args } of fx.calls) {
+  for (const { callee, args, chosen } of fx.calls) {
     if (callee === null) {
       upgradeArgs(args, env, l, seen);
       continue;
@@ -289,7 +292,7 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
     const f = evalPath(callee, env);
     const calleeL = st.l;
     if (!isRef(f) || f.k !== FN) continue;
-    if (calleeL !== BOT) taintFloor(join2(l, calleeL));
+    if (calleeL !== BOT && chosen !== false) taintFloor(join2(l, calleeL));
     if (f.builtin === undefined) {
       const c = effectsOfClosure(f);
       if (c === undefined) taintFloor(l);

@@ -130,10 +130,13 @@ export function userMethodNames(program: acorn.Node): Set<string> {
     } else if (n.type === "AssignmentExpression" && n.left.type === "MemberExpression" && mayBeFunction(n.right)) {
       const key = staticKey(n.left);
       names.add(key ?? "*");
-    } else if (n.type === "SpreadElement" || n.type === "CallExpression") {
-      // Object.assign, spreads and JSON round trips cannot create functions from data, but a
-      // spread of an object holding functions copies their keys, which the Property case saw.
+    } else if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && staticKey(n.callee) === "fromEntries") {
+      // Object.fromEntries([["go", f]]) stores a function under a key written as data.
+      names.add("*");
     }
+    // Object.assign, spreads and JSON round trips cannot create functions from data, and a
+    // spread of an object holding functions copies their keys, which the Property case saw.
+    // Array elements are reached by index: callers treat every index as a possible function.
   });
   return names;
 }

@@ -52,6 +52,11 @@ const LEAKS: Leak[] = [
     program: `const u = read_untrusted();\nconst re = /a/g;\nif (u.c) { re.test("a"); }\nsend({ value: re.test("a") });`,
     inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
   },
+  {
+    bug: "a function stored by Object.fromEntries under a key written as data was not a possible method, so calling it in a branch not taken upgraded nothing",
+    program: `const u = read_untrusted();\nlet v = 0;\nfunction bump() { v = 7; }\nif (u.c) { const tbl = Object.fromEntries([["go", bump]]); tbl.go(); }\nsend({ value: v });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
 ];
 
 describe("leaks the properties found in the interpreter stay fixed", () => {

@@ -80,6 +80,7 @@ const EFFECTS: Array<[string, string]> = [
   ["[o, o2].forEach(poke);", "o2.k"],
   ["Object.assign(box.o, { k: 1 });", "box.o.k"],
   ["Object.assign(pick(), { k: 1 });", "o2.k"],
+  [`const tbl = Object.fromEntries([["go", bump]]); tbl.go();`, "v"],
   ["countdown(2);", "v"],
   ["pong(2);", "v"],
   ["rows[0].k = 1;", "rows[0].k"],

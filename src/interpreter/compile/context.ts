@@ -25,6 +25,8 @@ export type Stmt = (env: Env) => number;
 export interface Globals {
   /** Builtin values by name (Math, JSON, …). */
   values: Map<string, Val>;
+  /** Names of builtin methods and statics that may have effects (see builtinEffectNames). */
+  effects: { changing: ReadonlySet<string>; effectful: ReadonlySet<string> };
 }
 
 export interface Cx {
@@ -103,6 +105,11 @@ function resolveArgs(args: RegionEffects["calls"][number]["args"], site: Scope, 
   });
 }
 
+/** Whether a method call by this name may run one of the program's own functions. */
+function mayBeUserMethod(method: string, cx: Cx): boolean {
+  return cx.userMethods.has(method) || cx.userMethods.has("*") || /^\d+$/.test(method);
+}
+
 /** A call whose callee starts at a local: only builtin methods are reachable when the name is not the program's own. */
 function localCall(c: RegionEffects["calls"][number], site: Scope, fx: RegionEffects, cx: Cx, out: SiteEffects): void {
   const method = c.callee.keys[c.callee.keys.length - 1];
@@ -110,7 +117,7 @@ function localCall(c: RegionEffects["calls"][number], site: Scope, fx: RegionEff
     if (!isFreshLocal(c.callee, fx)) out.unknown = true;
     return;
   }
-  if (cx.userMethods.has(method) || cx.userMethods.has("*")) {
+  if (mayBeUserMethod(method, cx)) {
     out.unknown = true;
     return;
   }
@@ -139,9 +146,18 @@ export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects
       localCall(c, site, fx, cx, out);
       continue;
     }
+    const method = c.callee.keys[c.callee.keys.length - 1];
+    const userMethod = method !== undefined && mayBeUserMethod(method, cx);
+    // Only an effect-free builtin can run: nothing to upgrade, whichever object the path reaches.
+    if (method !== undefined && !userMethod && !cx.globals.effects.effectful.has(method)) continue;
     const callee = sitePath(c.callee, site, fx, cx);
     if (callee === null) out.unknown = true;
-    else out.calls.push({ callee, args: resolveArgs(c.args, site, fx, cx) });
+    else {
+      // Which function the path names matters unless every function it can name only calls its
+      // arguments (map, forEach, …), whose effects are upgraded from the arguments' own paths.
+      const chosen = method === undefined || userMethod || cx.globals.effects.changing.has(method);
+      out.calls.push({ callee, args: resolveArgs(c.args, site, fx, cx), chosen });
+    }
   }
   return out;
 }

@@ -134,6 +134,20 @@ describe("writes through a reference that data chose", () => {
     expect(r3.error?.message).toContain("(trusted readers alice from a:1, b:2, c:3)");
   });
 
+  it("stop when the object written may be read by more people than the secret that chose it", async () => {
+    const shared = Label.of({ trusted: true, readers: ["alice", "bob"], sources: ["file:shared"] });
+    const source = (name: string, label: Label, data: unknown) => defineTool({ name, description: "Reads data.", parameters: { type: "object" }, label: () => label, run: () => data });
+    const tools = [source("read_shared", shared, { k: 0 }), source("read_shared2", shared, { k: 0 }), secretSource({ c: true })];
+    const r = await createRuntime({ tools }).run(`const x = read_shared(); const y = read_shared2(); const s = read_secret(); (s.c ? x : y).k = 1; y.k`);
+    expect(r.status).toBe("failed");
+    expect(r.error?.message).toContain("cannot change an object that untrusted or private data chose (trusted readers alice from file:secret.txt, file:shared)");
+    // Readers the choice allows: the write goes through.
+    const r2 = await createRuntime({ tools: [source("read_shared", Label.of({ trusted: true, readers: ["alice"] }), { k: 0 }), source("read_shared2", Label.of({ trusted: true, readers: ["alice"] }), { k: 0 }), secretSource({ c: true })] })
+      .run(`const x = read_shared(); const y = read_shared2(); const s = read_secret(); (s.c ? x : y).k = 1; x.k`);
+    expect(r2.status).toBe("completed");
+    expect(r2.value).toBe(1);
+  });
+
   it("allow the group-by pattern: objects stored under a key carry the key's label", async () => {
     const r = await run(`const groups = {}; for (const e of l) { const g = groups[e.a] || (groups[e.a] = { n: 0 }); g.n += e.n; } [groups.x.n, groups.y.n]`);
     expect(r.status).toBe("completed");

@@ -2,9 +2,10 @@
  * Focused statements: the patterns leaks hide in, at a higher density than the general grammar
  * gives them. A decision on the untrusted or secret record guards one write of the program's
  * state; a write computes its value from one such read through an operator or builtin; a
- * destructuring default, a loop, a switch, a catch, a callback or an early return is decided
- * by one. A short plan of these, ending with its state observed, has little else to taint the
- * sinks, so a label rule that forgets one flow shows at once.
+ * destructuring default, a loop, a switch, a catch, a callback, an early return or a move of
+ * hidden state (the random seed, a regex's lastIndex) is decided by one. A short plan of these,
+ * ending with its state observed, has little else to taint the sinks, so a label rule that
+ * forgets one flow shows at once.
  */
 import fc from "fast-check";
 import { type Alternative, choose, condExpr, condLeaf, numExpr, numLeaf, strExpr } from "./gen-expressions.js";
@@ -108,6 +109,8 @@ export function focusedStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, fc.tuple(d, val).map(([k, p]) => `if (${k}) { (t.c ? o : o2).k = ${p}; }`), "chosen-object"),
       w(1, fc.tuple(pick("v0", "v1"), list, d).map(([v, l, k]) => `${v} = ${l}.filter((p0) => ${k}).length;`)),
       w(1, fc.tuple(pick("v2"), d).map(([v, k]) => `${v} = t.list.some((p0) => ${k}) ? 1 : 0;`)),
+      // A decision moves hidden state (the random seed, a global regex's lastIndex); what it gives next is kept.
+      w(2, fc.tuple(d, fc.constantFrom(["Math.random();", "Math.floor(Math.random() * 3)"], [`rx.test("e");`, `rx.test("e") ? 1 : 0`])).map(([k, [move, next]]) => `if (${k}) { ${move} } v1 = ${next};`), "hidden-state"),
     ],
     sc.avoid,
   );

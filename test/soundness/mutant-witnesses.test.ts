@@ -42,6 +42,7 @@ const WITNESSES: Record<string, { plan: string; u: [Partial<SoundnessInput["u"]>
   defaultDropsTest: { plan: `const [c = 0] = u.list;\nsend({ value: c });`, u: [{ list: [] }, { list: [0] }] },
   logicalDropsLeft: { plan: `send({ value: u.c && 1 });`, u: [{ c: true }, { c: false }] },
   compoundDropsRight: { plan: `v += u.a;\nsend({ value: v });`, u: [{ a: 1 }, { a: 2 }] },
+  hiddenStateUnlabeled: { plan: `if (u.c) { Math.random(); }\nsend({ value: Math.random() });`, u: [{ c: true }, { c: false }] },
 };
 
 async function witness(name: string, mutant: boolean) {

@@ -45,7 +45,7 @@ const math = namespace("Math", {
   sin: numeric(Math.sin), cos: numeric(Math.cos), tan: numeric(Math.tan), atan: numeric(Math.atan),
   atan2: numeric(Math.atan2), asin: numeric(Math.asin), acos: numeric(Math.acos), hypot: numeric(Math.hypot),
   fround: numeric(Math.fround), clz32: numeric(Math.clz32), imul: numeric(Math.imul),
-  random: () => ret(random(), st.seedL),
+  random: () => ret(random(), st.mutants.hiddenStateUnlabeled ? BOT : st.seedL),
   PI: Math.PI, E: Math.E, LN2: Math.LN2, LN10: Math.LN10, LOG2E: Math.LOG2E, LOG10E: Math.LOG10E, SQRT2: Math.SQRT2, SQRT1_2: Math.SQRT1_2,
 });
 (math.statics?.get("random") as Fn).mutates = "seed";

@@ -177,7 +177,7 @@ function advance(s: string, i: number, unicode: boolean): number {
  * the strings it was run on and on the decisions that ran it: its label takes both.
  */
 function advanced(re: ReV, l: Label): void {
-  re.label = join2(re.label, join2(l, st.pc));
+  if (!st.mutants.hiddenStateUnlabeled) re.label = join2(re.label, join2(l, st.pc));
 }
 
 const methods: Record<string, Builtin> = {

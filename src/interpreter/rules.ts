@@ -265,8 +265,14 @@ export function upgradeCallee(f: Val, l: Label): void {
   if (!isRef(f) || f.k !== FN || l === BOT || underPc(l)) return;
   if (f.builtin !== undefined) return upgradeHidden(f, l);
   const c = effectsOfClosure(f);
-  if (c === undefined) taintFloor(l);
-  else upgradeEffects(c.summary, c.env, l);
+  if (c === undefined) return taintFloor(l);
+  upgradeEffects(c.summary, c.env, l);
+  // Inside a try, whether the callback ran (and so could throw) was decided by `l`, as for a
+  // region's exit: otherwise the try's pending-throw label differs between the runs.
+  if (c.summary.mayThrow && st.tryDepth > 0 && !st.mutants.noThrowPc) {
+    st.thr = join2(st.thr, l);
+    syncPc();
+  }
 }
 
 /** Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run). */

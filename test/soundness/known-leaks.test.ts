@@ -57,6 +57,11 @@ const LEAKS: Leak[] = [
     program: `const u = read_untrusted();\nlet v = 0;\nfunction bump() { v = 7; }\nif (u.c) { const tbl = Object.fromEntries([["go", bump]]); tbl.go(); }\nsend({ value: v });`,
     inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
   },
+  {
+    bug: "inside a try, a callback over untrusted data that may throw raised the try's pending-throw label only when it ran, so what the try wrote was upgraded in one run and not the other",
+    program: `const u = read_untrusted();\nconst m = [{ n: 0, tag: "" }, { n: 0, tag: u.b }];\nlet z = 0;\ntry { m.filter((it) => it.tag === "yes").map((it) => it.n); z = 1; } catch {}\nsend({ value: z });`,
+    inputs: [input({ u: { b: "yes" } }), input({ u: { b: "no" } })],
+  },
 ];
 
 describe("leaks the properties found in the interpreter stay fixed", () => {

@@ -62,6 +62,11 @@ const LEAKS: Leak[] = [
     program: `const u = read_untrusted();\nconst m = [{ n: 0, tag: "" }, { n: 0, tag: u.b }];\nlet z = 0;\ntry { m.filter((it) => it.tag === "yes").map((it) => it.n); z = 1; } catch {}\nsend({ value: z });`,
     inputs: [input({ u: { b: "yes" } }), input({ u: { b: "no" } })],
   },
+  {
+    bug: "a function that could have returned early on untrusted data upgraded its body's effects only when it did return early (the exit label was read before the body ran), so a floor its body raised showed which way it went",
+    program: `const u = read_untrusted();\nfunction g() { if (u.c) return 0; [3].sort(); }\ng();\nsend({ value: 1 });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
 ];
 
 describe("leaks the properties found in the interpreter stay fixed", () => {

@@ -122,10 +122,13 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     }
     let v: Val;
     let l: Label;
-    let exit: Label = st.ret;
+    // What decided where the body stopped: returns that did or could have happened. The body's
+    // effects are upgraded with it whether the function returned early or ran to its end.
+    let exit: Label;
     if (code.exprBody !== null) {
       v = code.exprBody(env);
       l = join2(st.l, st.pc);
+      exit = st.ret;
     } else if ((code.body as Stmt)(env) === RETURN) {
       v = st.retV;
       l = st.retL;
@@ -133,6 +136,7 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     } else {
       v = undefined;
       l = st.pc;
+      exit = st.ret;
     }
     if (exit !== BOT && !exit.flowsTo(entry)) upgradeEffects(code.summary, c.env, exit);
     calleeThr = st.thr;

@@ -40,25 +40,38 @@ export function methodTable(v: Val): Map<string, BuiltinImpl> | undefined {
   }
 }
 
+/** Names of builtin methods and statics by what calling them may do (see {@link builtinEffectNames}). */
+export interface BuiltinEffectNames {
+  /** Change their receiver, an argument or hidden state (push, Object.assign, Math.random, …). */
+  changing: ReadonlySet<string>;
+  /** Call a function given to them (map, replace, JSON.parse, …). */
+  callsArgs: ReadonlySet<string>;
+  /** Either. */
+  effectful: ReadonlySet<string>;
+}
+
+let effectNames: BuiltinEffectNames | undefined;
+
 /**
- * Names of builtin methods and statics by what calling them may do: `changing` ones change their
- * receiver, an argument or hidden state; `effectful` ones also include those that call a function
- * given to them. A method call under any other name (and not a name the program stores its own
- * functions under) can only run a builtin without effects, whatever object it reaches.
+ * The builtins' names by effect, read off their flags once (they are the same for every run).
+ * A method call under any other name (and not a name the program stores its own functions
+ * under) can only run a builtin without effects, whatever object it reaches.
  */
-export function builtinEffectNames(globals: Map<string, Val>): { changing: Set<string>; effectful: Set<string> } {
+export function builtinEffectNames(globals: Map<string, Val>): BuiltinEffectNames {
+  if (effectNames !== undefined) return effectNames;
   const changing = new Set<string>();
-  const effectful = new Set<string>();
+  const callsArgs = new Set<string>();
   const note = (name: string, f: { mutates?: string; callsArgs?: boolean }) => {
     if (f.mutates !== undefined) changing.add(name);
-    if (f.mutates !== undefined || f.callsArgs === true) effectful.add(name);
+    if (f.callsArgs === true) callsArgs.add(name);
   };
   for (const table of [stringMethods, numberMethods, arrayMethods, dateMethods, regexpMethods]) for (const [name, impl] of table) note(name, impl as { mutates?: string; callsArgs?: boolean });
   for (const v of globals.values()) {
     if (!isRef(v) || v.k !== FN) continue;
     for (const [name, s] of v.statics ?? []) if (isRef(s) && s.k === FN) note(name, s);
   }
-  return { changing, effectful };
+  effectNames = { changing, callsArgs, effectful: new Set([...changing, ...callsArgs]) };
+  return effectNames;
 }
 
 /** A builtin method or static found without side effects (for the branch-not-taken rule). */

@@ -22,7 +22,7 @@ import type { Label } from "../labels/index.js";
 import type { Env } from "./compile/scope.js";
 import { hop } from "./compile/scope.js";
 import { SecurityStop, charge, st, syncPc } from "./state.js";
-import { ARR, BOT, FN, OBJ, RE, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
 
 /**
  * True when `l` is at least as restrictive as `r` in what decisions read (integrity and
@@ -239,7 +239,7 @@ function upgradeObject(target: Val, key: string | null, l: Label, deletes = fals
   } else if (target.k === ARR) {
     if (!deletes && key !== null && /^\d+$/.test(key) && Number(key) < target.items.length) setElemLabel(target, Number(key), join2(elemLabel(target, Number(key)), l));
     else target.label = join2(target.label, l);
-  } else if (target.k === RE && /[gy]/.test(target.flags)) target.label = join2(target.label, l);
+  } else if (target.k === DATE || (target.k === RE && /[gy]/.test(target.flags))) target.label = join2(target.label, l);
 }
 
 /** Looks up a builtin method or static (`arr.push`, `Object.assign`) without side effects. */

@@ -105,15 +105,6 @@ function argumentShape(arg: acorn.Expression | acorn.SpreadElement): AccessPath 
   return accessPath(arg) ?? "opaque";
 }
 
-/** Builtin methods that call functions passed to them. */
-export const CALLBACK_METHODS = new Set([
-  "map", "filter", "forEach", "reduce", "reduceRight", "some", "every", "find", "findIndex",
-  "findLast", "findLastIndex", "sort", "flatMap", "replace", "replaceAll", "from", "toSorted",
-]);
-
-/** Builtin methods that change their receiver (a global regex's test and exec move its lastIndex). */
-export const MUTATING_METHODS = new Set(["push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "copyWithin", "test", "exec"]);
-
 /**
  * Property names under which the program may store a function of its own. A method call whose
  * name is not among them can only reach a builtin method.

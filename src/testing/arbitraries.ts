@@ -187,6 +187,7 @@ export function planArb(options: PlanOptions = {}): fc.Arbitrary<string> {
         "const o2 = { k: 0 };",
         "const arr = [1, 2];",
         "const rx = /e/g;",
+        "const d0 = new Date(0);",
         `function f(x) { ${fbody} }`,
         `const h = (y) => ${hbody};`,
         ...stmts,

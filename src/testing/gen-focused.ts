@@ -109,8 +109,9 @@ export function focusedStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, fc.tuple(d, val).map(([k, p]) => `if (${k}) { (t.c ? o : o2).k = ${p}; }`), "chosen-object"),
       w(1, fc.tuple(pick("v0", "v1"), list, d).map(([v, l, k]) => `${v} = ${l}.filter((p0) => ${k}).length;`)),
       w(1, fc.tuple(pick("v2"), d).map(([v, k]) => `${v} = t.list.some((p0) => ${k}) ? 1 : 0;`)),
-      // A decision moves hidden state (the random seed, a global regex's lastIndex); what it gives next is kept.
-      w(2, fc.tuple(d, fc.constantFrom(["Math.random();", "Math.floor(Math.random() * 3)"], [`rx.test("e");`, `rx.test("e") ? 1 : 0`])).map(([k, [move, next]]) => `if (${k}) { ${move} } v1 = ${next};`), "hidden-state"),
+      // A decision moves state a plain read does not show (the random seed, a regex's lastIndex, a
+      // date's time); what it gives next is kept.
+      w(2, fc.tuple(d, fc.constantFrom(["Math.random();", "Math.floor(Math.random() * 3)"], [`rx.test("e");`, `rx.test("e") ? 1 : 0`], ["d0.setDate(5);", "d0.getTime() % 7"])).map(([k, [move, next]]) => `if (${k}) { ${move} } v1 = ${next};`), "hidden-state"),
     ],
     sc.avoid,
   );

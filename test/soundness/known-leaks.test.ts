@@ -67,6 +67,11 @@ const LEAKS: Leak[] = [
     program: `const u = read_untrusted();\nfunction g() { if (u.c) return 0; [3].sort(); }\ng();\nsend({ value: 1 });`,
     inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
   },
+  {
+    bug: "a Date setter ignored the pc, and the branch-not-taken upgrade skipped dates, so a date changed under an untrusted branch stayed trusted",
+    program: `const u = read_untrusted();\nconst d = new Date(0);\nif (u.c) { d.setDate(5); }\nsend({ value: d.getTime() });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
 ];
 
 describe("leaks the properties found in the interpreter stay fixed", () => {

@@ -28,6 +28,7 @@ const STATE = [
   "function ping(n) { if (n > 0) { v = n; pong(n - 1); } }",
   "function pong(n) { ping(n); }",
   "const re = /a/g;",
+  "const dt = new Date(0);",
   "",
 ].join("\n");
 
@@ -95,6 +96,8 @@ const EFFECTS: Array<[string, string]> = [
   [`re.exec("a");`, `re.exec("a") === null`],
   [`const r = re; r.test("a");`, `re.test("a")`],
   ["re.lastIndex = 1;", `re.test("a")`],
+  ["dt.setDate(5);", "dt.getTime()"],
+  ["arr.find(bump);", "v"],
 ];
 
 /** Ways to run an effect, or not, depending on untrusted data. */

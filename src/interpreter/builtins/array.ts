@@ -259,10 +259,10 @@ const methods: Record<string, Builtin> = {
     });
     return ret(fresh(items, lbls, structure), selfL);
   }, { callsArgs: true }),
-  find: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "find")),
-  findIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findIndex")),
-  findLast: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLast")),
-  findLastIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLastIndex")),
+  find: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "find"), { callsArgs: true }),
+  findIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findIndex"), { callsArgs: true }),
+  findLast: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLast"), { callsArgs: true }),
+  findLastIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLastIndex"), { callsArgs: true }),
   some: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "some");
     let found = false;

@@ -5,6 +5,7 @@
 import type { Label } from "../../labels/index.js";
 import { throwError } from "../errors.js";
 import { join2, writeThrough } from "../rules.js";
+import { st } from "../state.js";
 import { BOT, DATE, type DateV, type Val, toNum, toStr } from "../values.js";
 import { type Builtin, argsLabel, builtin, ret } from "./util.js";
 
@@ -43,7 +44,8 @@ for (const name of SETTERS) {
     const host = new Date(d.t);
     const t = (host[name] as (...xs: number[]) => number).apply(host, args.map(toNum));
     d.t = t;
-    d.label = join2(d.label, argsLabel(args, argLs));
+    // The time now held depends on the arguments and on the decisions that led here.
+    d.label = join2(d.label, join2(argsLabel(args, argLs), st.pc));
     return ret(t, join2(selfL, d.label));
   }, { mutates: "self" });
 }

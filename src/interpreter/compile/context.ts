@@ -4,7 +4,7 @@
  */
 import type * as acorn from "acorn";
 import { ProgramError } from "../../language/errors.js";
-import { regionEffects, mergeEffects, MUTATING_METHODS, CALLBACK_METHODS, type RegionEffects, type AccessPath } from "../../language/effects.js";
+import { regionEffects, mergeEffects, type RegionEffects, type AccessPath } from "../../language/effects.js";
 import type { SiteEffects, SitePath } from "../rules.js";
 import type { Val } from "../values.js";
 import { type Env, type Scope, newScope, resolve } from "./scope.js";
@@ -25,8 +25,8 @@ export type Stmt = (env: Env) => number;
 export interface Globals {
   /** Builtin values by name (Math, JSON, …). */
   values: Map<string, Val>;
-  /** Names of builtin methods and statics that may have effects (see builtinEffectNames). */
-  effects: { changing: ReadonlySet<string>; effectful: ReadonlySet<string> };
+  /** Names of builtin methods and statics by their effects (see builtinEffectNames in members.ts). */
+  effects: { changing: ReadonlySet<string>; callsArgs: ReadonlySet<string>; effectful: ReadonlySet<string> };
 }
 
 export interface Cx {
@@ -121,8 +121,8 @@ function localCall(c: RegionEffects["calls"][number], site: Scope, fx: RegionEff
     out.unknown = true;
     return;
   }
-  if (MUTATING_METHODS.has(method) && !(isFreshLocal(c.callee, fx) && c.callee.keys.length === 1)) out.unknown = true;
-  if (CALLBACK_METHODS.has(method)) out.calls.push({ callee: null, args: resolveArgs(c.args, site, fx, cx) });
+  if (cx.globals.effects.changing.has(method) && !(isFreshLocal(c.callee, fx) && c.callee.keys.length === 1)) out.unknown = true;
+  if (cx.globals.effects.callsArgs.has(method)) out.calls.push({ callee: null, args: resolveArgs(c.args, site, fx, cx) });
 }
 
 /** Resolves a region's static effects against the scope where its decision is made. */

@@ -121,15 +121,16 @@ export function condLeaf(sc: ExprScope): fc.Arbitrary<string> {
 // ---------------------------------------------------------------------------------------------
 // Composite expressions
 
+/** The expressions one level down, of every kind, that a level-`d` expression is built from. */
+function smaller(d: number, sc: ExprScope) {
+  return { a: numExpr(d - 1, sc), c: condExpr(d - 1, sc), s: strExpr(d - 1, sc), ar: arrExpr(d - 1, sc), ob: objExpr(d - 1, sc) };
+}
+
 /** A numeric expression of depth at most `d`. */
 export function numExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
   if (d <= 0) return numLeaf(sc);
   return memoized("num", d, sc, () => {
-    const a = numExpr(d - 1, sc);
-    const c = condExpr(d - 1, sc);
-    const s = strExpr(d - 1, sc);
-    const ar = arrExpr(d - 1, sc);
-    const ob = objExpr(d - 1, sc);
+    const { a, c, s, ar, ob } = smaller(d, sc);
     const p = `p${d}`;
     const cp = condExpr(d - 1, withNum(sc, p));
     const ap = numExpr(d - 1, withNum(sc, p));
@@ -196,11 +197,7 @@ export function numExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
 export function strExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
   if (d <= 0) return strLeaf(sc);
   return memoized("str", d, sc, () => {
-    const a = numExpr(d - 1, sc);
-    const c = condExpr(d - 1, sc);
-    const s = strExpr(d - 1, sc);
-    const ar = arrExpr(d - 1, sc);
-    const ob = objExpr(d - 1, sc);
+    const { a, c, s, ar, ob } = smaller(d, sc);
     return choose([
       w(6, strLeaf(sc)),
       w(2, fc.tuple(s, s).map(([x, y]) => `(${x} + ${y})`)),
@@ -235,11 +232,7 @@ export function strExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
 export function condExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
   if (d <= 0) return condLeaf(sc);
   return memoized("cond", d, sc, () => {
-    const a = numExpr(d - 1, sc);
-    const c = condExpr(d - 1, sc);
-    const s = strExpr(d - 1, sc);
-    const ar = arrExpr(d - 1, sc);
-    const ob = objExpr(d - 1, sc);
+    const { a, c, s, ar, ob } = smaller(d, sc);
     const p = `p${d}`;
     const cp = condExpr(d - 1, withNum(sc, p));
     return choose([
@@ -269,11 +262,7 @@ export function arrExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
   const leaf = choose([w(3, pick("u.list", "s.list", "t.list", "arr", "[1, 2]", "[]")), w(2, fc.tuple(src, src).map(([x, y]) => `[${x}.a, ${y}.n.x]`)), w(1, pick("arr.slice()", "Object.values(o2)"))]);
   if (d <= 0) return leaf;
   return memoized("arr", d, sc, () => {
-    const a = numExpr(d - 1, sc);
-    const c = condExpr(d - 1, sc);
-    const s = strExpr(d - 1, sc);
-    const ar = arrExpr(d - 1, sc);
-    const ob = objExpr(d - 1, sc);
+    const { a, c, s, ar, ob } = smaller(d, sc);
     const p = `p${d}`;
     const ap = numExpr(d - 1, withNum(sc, p));
     const cp = condExpr(d - 1, withNum(sc, p));
@@ -307,10 +296,7 @@ export function objExpr(d: number, sc: ExprScope): fc.Arbitrary<string> {
   const leaf = choose([w(3, pick("o", "o2", "u", "s", "t", "u.n", "s.n", "m[0]", "m[1]", "m[2]")), w(1, src.map((x) => `{ k: ${x}.a, m1: ${x}.b }`))]);
   if (d <= 0) return leaf;
   return memoized("obj", d, sc, () => {
-    const a = numExpr(d - 1, sc);
-    const c = condExpr(d - 1, sc);
-    const s = strExpr(d - 1, sc);
-    const ob = objExpr(d - 1, sc);
+    const { a, c, s, ob } = smaller(d, sc);
     return choose([
       w(6, leaf),
       w(2, fc.tuple(a, s).map(([x, y]) => `{ k: ${x}, b: ${y} }`)),

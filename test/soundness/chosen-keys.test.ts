@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { cleanFor, runPair, soundnessTools, type SoundnessInput } from "../../src/testing/index.js";
-import { RUNTIME, expectNoCrash, input } from "./support.js";
+import { RUNTIME, expectIntegrity, input } from "./support.js";
 
 const STATE = "const u = read_untrusted();\nconst o = { k: 0, m: 0 };\nconst arr = [1, 2, 3];\n";
 
@@ -24,16 +24,7 @@ const CASES: Array<[string, string, [Partial<SoundnessInput["u"]>, Partial<Sound
 
 describe("writes through untrusted keys", () => {
   it.each(CASES)("%s then a sink reads %s", async (write, read, us) => {
-    const program = `${STATE}${write}\nsend({ value: ${read} });`;
-    const pair = await runPair(program, [input({ u: us[0] }), input({ u: us[1] })], {
-      tools: (i) => soundnessTools(i, { guard: "integrity" }),
-      observe: ["send"],
-      clean: cleanFor("untrusted"),
-      runtime: RUNTIME,
-    });
-    expect(pair.results.map((r) => r.error?.kind ?? r.status), program).not.toContain("unsupported");
-    expectNoCrash(pair.results, program);
-    expect(pair.traces[0], program).toEqual(pair.traces[1]);
+    await expectIntegrity(`${STATE}${write}\nsend({ value: ${read} });`, [input({ u: us[0] }), input({ u: us[1] })]);
   });
 
   /** Grouping by an untrusted or private field is the common case; it must work without a stop. */

@@ -1,7 +1,7 @@
 /** Shared settings of the soundness suite: limits, runtime options, run counts and hand-written inputs. */
 import { expect } from "vitest";
 import type { RunResult } from "../../src/index.js";
-import { obedientReader, type InputRecord, type SoundnessInput } from "../../src/testing/index.js";
+import { cleanFor, obedientReader, runPair, soundnessTools, type InputRecord, type SoundnessInput } from "../../src/testing/index.js";
 
 /** Generated plans can loop over arrays they grow; small limits end those quickly. */
 export const LIMITS = { steps: 50_000, timeMs: 2_000, arrayLength: 10_000 };
@@ -44,4 +44,21 @@ export function input(parts: { u?: Partial<InputRecord>; s?: Partial<InputRecord
  */
 export function expectNoCrash(results: readonly RunResult[], program: string): void {
   for (const r of results) expect(r.error?.message ?? "", program).not.toMatch(/^internal error/);
+}
+
+/**
+ * Runs `program` on two inputs that differ in the untrusted record and checks that the `send`
+ * sink saw the same in both (the integrity property on one hand-written plan). The runs may stop
+ * but neither may reject the plan as unsupported or crash.
+ */
+export async function expectIntegrity(program: string, inputs: [SoundnessInput, SoundnessInput]): Promise<void> {
+  const pair = await runPair(program, inputs, {
+    tools: (i) => soundnessTools(i, { guard: "integrity" }),
+    observe: ["send"],
+    clean: cleanFor("untrusted"),
+    runtime: RUNTIME,
+  });
+  expect(pair.results.map((r) => r.error?.kind ?? r.status), program).not.toContain("unsupported");
+  expectNoCrash(pair.results, program);
+  expect(pair.traces[0], program).toEqual(pair.traces[1]);
 }

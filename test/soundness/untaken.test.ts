@@ -5,9 +5,8 @@
  * branch, in a function the branch calls, in a loop over untrusted data, in a callback, and in
  * the parts of a try that run or not as an operation on untrusted data fails.
  */
-import { describe, expect, it } from "vitest";
-import { cleanFor, runPair, soundnessTools } from "../../src/testing/index.js";
-import { RUNTIME, expectNoCrash, input } from "./support.js";
+import { describe, it } from "vitest";
+import { expectIntegrity, input } from "./support.js";
 
 const STATE = [
   "const u = read_untrusted();",
@@ -114,16 +113,7 @@ const REGIONS: Array<[string, (effect: string) => string, [Parameters<typeof inp
 describe("the branch not taken", () => {
   for (const [region, wrap, inputs] of REGIONS) {
     it.each(EFFECTS.map(([e, read]) => [e, read]))(`in ${region}: %s, then a sink reads %s`, async (effect, read) => {
-      const program = `${STATE}${wrap(effect)}\nsend({ value: ${read} });`;
-      const pair = await runPair(program, [input(inputs[0]), input(inputs[1])], {
-        tools: (i) => soundnessTools(i, { guard: "integrity" }),
-        observe: ["send"],
-        clean: cleanFor("untrusted"),
-        runtime: RUNTIME,
-      });
-      expect(pair.results.map((r) => r.error?.kind ?? r.status), program).not.toContain("unsupported");
-      expectNoCrash(pair.results, program);
-      expect(pair.traces[0], program).toEqual(pair.traces[1]);
+      await expectIntegrity(`${STATE}${wrap(effect)}\nsend({ value: ${read} });`, [input(inputs[0]), input(inputs[1])]);
     });
   }
 });

@@ -23,3 +23,30 @@ export type {
 export { ProgramError } from "./language/errors.js";
 export * from "./policy/index.js";
 export * from "./models/index.js";
+export {
+  connectMcp,
+  McpConfigError,
+  McpConnectError,
+  McpToolError,
+  PinFileError,
+  readMcpConfig,
+  resolveMcpConfig,
+  mcpSinkPolicy,
+  sendingIsReading,
+  sluiceToolName,
+  IFC_META_KEY,
+  PARTS_META_KEY,
+} from "./mcp/index.js";
+export type {
+  McpConfig,
+  McpServerConfig,
+  McpToolOverride,
+  McpOptions,
+  McpConnection,
+  McpToolInfo,
+  McpServerInfo,
+  McpPinStatus,
+  McpPolicyName,
+  McpTrust,
+  LockFile,
+} from "./mcp/index.js";

@@ -2,7 +2,7 @@
  * Shared pieces of the MCP tests: where the servers are, a temporary home folder holding a
  * private key, and connections that are always closed.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,4 +68,18 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Ids of running processes whose environment holds `marker` (Linux: read from /proc). */
+export function processesMarked(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").includes(marker)) found.push(Number(entry));
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return found;
 }

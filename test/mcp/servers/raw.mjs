@@ -27,7 +27,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
         case "garbage":
           return process.stdout.write("this is not JSON\n{\"half\": \n");
         case "noisy":
-          process.stdout.write("<<< not JSON >>>\n");
+          process.stdout.write("<<< not JSON >>>\n" + JSON.stringify({ not: "a JSON-RPC message" }) + "\n");
           return ok({ content: [{ type: "text", text: "fine" }] });
         case "wrong_shape":
           return ok({ content: "not a list of blocks" });

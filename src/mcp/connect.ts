@@ -82,7 +82,7 @@ function collect(sessions: readonly Session[], warn: (m: string) => void): Entry
 }
 
 /** Checks every tool against the lock file, records the ones seen for the first time, and writes it back if anything was added. */
-async function checkPins(entries: Entry[], path: string, warn: (m: string) => void): Promise<void> {
+async function checkPins(entries: Entry[], path: string, record: boolean, warn: (m: string) => void): Promise<void> {
   const lock = await readLock(path);
   let added = false;
   for (const e of entries) {
@@ -99,7 +99,7 @@ async function checkPins(entries: Entry[], path: string, warn: (m: string) => vo
       warn(`${e.name} changed since it was pinned in ${path}: ${e.change}; its calls are denied until it is pinned again (sluice mcp pin)`);
     }
   }
-  if (added) await writeLock(path, lock);
+  if (added && record) await writeLock(path, lock);
 }
 
 function flagShadowing(entries: Entry[], warn: (m: string) => void): void {
@@ -172,7 +172,7 @@ export async function connectMcp(config: McpConfig, options: McpOptions = {}): P
   let toolInfo: McpToolInfo[];
   try {
     entries = collect(sessions, warn);
-    if (pinsPath !== undefined) await checkPins(entries, pinsPath, warn);
+    if (pinsPath !== undefined) await checkPins(entries, pinsPath, options.recordNew !== false, warn);
     flagShadowing(entries, warn);
     ({ tools, toolInfo } = build(entries, options, pinsPath, warn));
   } catch (err) {

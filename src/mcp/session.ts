@@ -106,6 +106,7 @@ export async function openSession(server: ResolvedServer, options: SessionOption
   const stderr: string[] = [];
   let closedBecause: string | undefined;
   let closing = false;
+  let connected = false;
   let tools: McpTool[] = [];
   const client = new Client(CLIENT_INFO, {
     versionNegotiation: { mode: "auto", probe: { timeoutMs: Math.min(options.connectTimeoutMs, 10_000) } },
@@ -122,17 +123,21 @@ export async function openSession(server: ResolvedServer, options: SessionOption
       },
     },
   });
-  client.onerror = (err) => options.onProblem?.(`${server.name}: ${errorText(err)}`);
+  client.onerror = (err) => {
+    if (connected) options.onProblem?.(`${server.name}: ${errorText(err)}`);
+  };
   client.onclose = () => {
     if (!closing && closedBecause === undefined) {
       closedBecause = `the connection to the MCP server ${server.name} ended (the server exited or crashed)${stderrTail(stderr)}`;
-      options.onProblem?.(closedBecause);
+      // Before the handshake is done, the connect error says it.
+      if (connected) options.onProblem?.(closedBecause);
     }
   };
   const transport = makeTransport(server, options, stderr);
   try {
     await client.connect(transport, { timeout: options.connectTimeoutMs });
     tools = (await client.listTools(undefined, { timeout: options.connectTimeoutMs, cacheMode: "refresh" })).tools;
+    connected = true;
   } catch (err) {
     closing = true;
     const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;

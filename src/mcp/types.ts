@@ -100,6 +100,8 @@ export interface McpOptions {
    * finds a tool changed denies its calls, with the change in the reason, until it is pinned again.
    */
   pins?: string;
+  /** False: tools seen for the first time are not written to the lock file (a read-only look). Default true. */
+  recordNew?: boolean;
   /** Longest wait for one call, in milliseconds. Default 30,000. */
   timeoutMs?: number;
   /** Longest wait for a server to start and answer the handshake and tools/list. Default 30,000. */

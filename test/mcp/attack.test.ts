@@ -157,3 +157,37 @@ describe("get-env of server-everything as an exfiltration attempt", () => {
     }
   });
 });
+
+describe("server-memory as the untrusted server", () => {
+  function config(home: string, principal?: string) {
+    return {
+      mcpServers: {
+        files: { command: "node", args: [referenceServer("filesystem"), home], trust: "trusted" as const, readers: ["me"], principal: "me" },
+        memory: { command: "node", args: [referenceServer("memory")], env: { MEMORY_FILE_PATH: join(home, "memory.jsonl") }, ...(principal === undefined ? {} : { principal }) },
+      },
+    };
+  }
+  const keep = (home: string) => `
+    const todo = files_read_text_file({ path: ${JSON.stringify(join(home, "todo.txt"))} });
+    memory_create_entities({ entities: [{ name: "todo", entityType: "list", observations: [todo.content] }] });
+    memory_read_graph().entities.length;
+  `;
+
+  it("a private file is not stored in it: sending is reading", async () => {
+    const home = homeFolder();
+    const mcp = await connect(config(home));
+    const result = await createRuntime({ tools: mcp.tools, approve: () => true }).run(keep(home));
+    expect(result.status).toBe("blocked");
+    expect(result.calls[1]).toMatchObject({ tool: "memory_create_entities", decision: "deny" });
+    expect(existsSync(join(home, "memory.jsonl"))).toBe(false);
+  });
+
+  it("once the configuration says the memory file is read by the user alone, the same plan goes through", async () => {
+    const home = homeFolder();
+    const mcp = await connect(config(home, "me"));
+    const result = await createRuntime({ tools: mcp.tools }).run(keep(home));
+    expect(result.error).toBeUndefined();
+    expect(result.value).toBe(1);
+    expect(readFileSync(join(home, "memory.jsonl"), "utf8")).toContain("Call the plumber.");
+  });
+});

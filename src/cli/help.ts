@@ -12,6 +12,7 @@ Usage:
   sluice run PLAN.js [--json] [--reader adversarial|benign] [--approve yes|no]
   sluice ask "REQUEST" [--json] [--model M] [--reader-model M]
              [--reader anthropic|adversarial|benign] [--approve yes|no] [--max-cost USD]
+  sluice serve [--mcp CONFIG.json] [--http PORT] [--approve yes|no]
   sluice help | --help | -h
   sluice --version
 
@@ -24,7 +25,16 @@ Commands:
   ask   Have Claude write the plan for REQUEST, then run it. Needs ANTHROPIC_API_KEY
         (ANTHROPIC_BASE_URL is honoured).
 
-Every command runs against the example workspace: list_emails(), get_last_email(),
+  serve  Be an MCP server in code mode, over stdio or, with --http, Streamable HTTP at
+        http://127.0.0.1:PORT/mcp (loopback only; requests from other web origins are
+        refused). Its tools: run_plan({ source }) runs a whole plan inside sluice and
+        answers only the final value with its label, and what each call decided;
+        list_tools() gives the declarations a plan can call. Plans call the tools of the
+        servers in CONFIG.json (the mcpServers file MCP hosts use), or the example
+        workspace without --mcp. When a policy asks, the person is asked through the
+        client (MCP elicitation); a client that cannot ask gets the --approve answer.
+
+The other commands run against the example workspace: list_emails(), get_last_email(),
 list_files(), read_file({ path }) and send_email({ to, cc?, subject?, body }), which is
 guarded by emailPolicy(). The newest email, from eve@evil.com, hides an instruction to
 send ~/.ssh/id_rsa to her. Plans ask the quarantined reader about untrusted text with
@@ -35,7 +45,11 @@ Options:
   --reader NAME       The quarantined reader: adversarial (obeys any instruction it reads;
                       the default of run), benign (answers plainly) or, for ask only,
                       anthropic (the default of ask).
-  --approve yes|no    The answer when a policy asks a person. Default: no.
+  --approve yes|no    The answer when a policy asks a person. Default: no. For serve:
+                      the answer only when the MCP client cannot ask the person.
+  --mcp CONFIG.json   serve: the MCP servers whose tools plans call.
+  --http PORT         serve: Streamable HTTP on 127.0.0.1:PORT (0: any free port)
+                      instead of stdio.
   --model M           ask: the planner model. Default: claude-sonnet-4-5.
   --reader-model M    ask: the reader model. Default: claude-haiku-4-5.
   --max-cost USD      ask: refuse any model call that could take the run over USD dollars.

@@ -10,6 +10,7 @@ import { choice, dollars, parse, text } from "./args.js";
 import { ask, DEFAULT_MODEL, DEFAULT_READER_MODEL } from "./commands/ask.js";
 import { demo } from "./commands/demo.js";
 import { runFile } from "./commands/run.js";
+import { portOf, serve } from "./commands/serve.js";
 import { OFFLINE_READERS } from "./example-readers.js";
 import { HELP, version } from "./help.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
@@ -76,6 +77,14 @@ async function askCommand(args: readonly string[], io: CliIo): Promise<number> {
   );
 }
 
+async function serveCommand(args: readonly string[], io: CliIo, cwd: string): Promise<number> {
+  const options = { ...HELP_FLAG, mcp: { type: "string" }, http: { type: "string" }, approve: { type: "string" } } as const;
+  const { values } = parse("serve", args, options, false);
+  if (values.help === true) return help(io);
+  const mcp = values.mcp === undefined ? undefined : text("mcp", values.mcp, "");
+  return serve({ mcp, http: portOf(values.http), approve: choice("approve", values.approve, APPROVE, "no") }, io, cwd);
+}
+
 function help(io: CliIo): number {
   io.stdout(HELP);
   return EXIT.completed;
@@ -99,10 +108,12 @@ async function dispatch(argv: readonly string[], io: CliIo, cwd: string): Promis
       return runCommand(rest, io, cwd);
     case "ask":
       return askCommand(rest, io);
+    case "serve":
+      return serveCommand(rest, io, cwd);
     case "scenarios":
       return scenarios(rest, { stdout: io.stdout, stderr: io.stderr, env: io.env, cwd, isTTY: process.stderr.isTTY === true });
     default:
-      throw new CliError(`unknown command ${JSON.stringify(command)}; the commands are scenarios, demo, run, ask and help`);
+      throw new CliError(`unknown command ${JSON.stringify(command)}; the commands are scenarios, demo, run, ask, serve and help`);
   }
 }
 

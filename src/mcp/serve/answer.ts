@@ -30,6 +30,8 @@ export interface CallAnswer {
   argsLabel?: LabelAnswer;
   /** True when the tool ran and failed (its message is not passed on: it carries no label). */
   failed?: true;
+  /** True when the call was not made again: its result came from the run named by `retry_of`. */
+  replayed?: true;
 }
 
 /** The structured content of a `run_plan` result. */
@@ -72,6 +74,7 @@ function callAnswer(call: CallRecord): CallAnswer {
   if (call.argsLabel?.trusted === true) answer.args = plainJson(call.args) as Record<string, unknown>;
   if (call.argsLabel !== undefined) answer.argsLabel = labelAnswer(call.argsLabel);
   if (call.error !== undefined) answer.failed = true;
+  if (call.replayed === true) answer.replayed = true;
   return answer;
 }
 
@@ -145,6 +148,7 @@ export const PLAN_ANSWER_SCHEMA: JsonSchema = {
           args: { type: "object" },
           argsLabel: LABEL_SCHEMA,
           failed: { type: "boolean" },
+          replayed: { type: "boolean" },
         },
         required: ["tool", "decision"],
       },

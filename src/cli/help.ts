@@ -16,6 +16,7 @@ Usage:
              [--approve yes|no] [--max-cost USD]
   sluice mcp list --mcp CONFIG.json [--pins FILE] [--json]
   sluice mcp pin --mcp CONFIG.json [--pins FILE] [--json] [TOOL...]
+  sluice serve [--mcp CONFIG.json [--pins FILE]] [--http PORT] [--approve yes|no]
   sluice help | --help | -h
   sluice --version
 
@@ -33,6 +34,15 @@ Commands:
   mcp pin   Show each tool's description, input schema and annotations, and record
         them in the lock file as reviewed (all tools, or the TOOLs named).
 
+  serve  Be an MCP server in code mode, over stdio or, with --http, Streamable HTTP at
+        http://127.0.0.1:PORT/mcp (loopback only; requests from other web origins are
+        refused). Its tools: run_plan({ source }) runs a whole plan inside sluice and
+        answers only the final value with its label, and what each call decided;
+        list_tools() gives the declarations a plan can call. Plans call the tools of the
+        servers in CONFIG.json (the mcpServers file MCP hosts use), or the example
+        workspace without --mcp. When a policy asks, the person is asked through the
+        client (MCP elicitation); a client that cannot ask gets the --approve answer.
+
 With --mcp CONFIG.json, run and ask use the tools of the MCP servers in that file (the
 mcpServers object MCP hosts use, plus sluice's trust, readers, principal and per-tool
 overrides) instead of the example workspace; the lock file of pinned tools is
@@ -48,10 +58,13 @@ Options:
   --reader NAME       The quarantined reader: adversarial (obeys any instruction it reads;
                       the default of run), benign (answers plainly) or, for ask only,
                       anthropic (the default of ask).
-  --approve yes|no    The answer when a policy asks a person. Default: no.
+  --approve yes|no    The answer when a policy asks a person. Default: no. For serve:
+                      the answer only when the MCP client cannot ask the person.
   --mcp CONFIG.json   Use the tools of the MCP servers in CONFIG.json.
   --pins FILE         The lock file of pinned MCP tools. Default: sluice-mcp.lock.json
                       next to CONFIG.json.
+  --http PORT         serve: Streamable HTTP on 127.0.0.1:PORT (0: any free port)
+                      instead of stdio.
   --model M           ask: the planner model. Default: claude-sonnet-4-5.
   --reader-model M    ask: the reader model. Default: claude-haiku-4-5.
   --max-cost USD      ask: refuse any model call that could take the run over USD dollars.

@@ -11,6 +11,7 @@ import { ask, DEFAULT_MODEL, DEFAULT_READER_MODEL } from "./commands/ask.js";
 import { demo } from "./commands/demo.js";
 import { runFile } from "./commands/run.js";
 import { mcpList, mcpPin } from "./commands/mcp.js";
+import { portOf, serve } from "./commands/serve.js";
 import { OFFLINE_READERS } from "./example-readers.js";
 import { HELP, version } from "./help.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
@@ -101,6 +102,13 @@ async function mcpCommand(args: readonly string[], io: CliIo, cwd: string): Prom
   return sub === "list" ? mcpList(options, io, cwd) : mcpPin({ ...options, tools: positionals }, io, cwd);
 }
 
+async function serveCommand(args: readonly string[], io: CliIo, cwd: string): Promise<number> {
+  const options = { ...HELP_FLAG, ...MCP_FLAGS, http: { type: "string" }, approve: { type: "string" } } as const;
+  const { values } = parse("serve", args, options, false);
+  if (values.help === true) return help(io);
+  return serve({ ...mcpOptions(values), http: portOf(values.http), approve: choice("approve", values.approve, APPROVE, "no") }, io, cwd);
+}
+
 function help(io: CliIo): number {
   io.stdout(HELP);
   return EXIT.completed;
@@ -126,10 +134,12 @@ async function dispatch(argv: readonly string[], io: CliIo, cwd: string): Promis
       return askCommand(rest, io);
     case "mcp":
       return mcpCommand(rest, io, cwd);
+    case "serve":
+      return serveCommand(rest, io, cwd);
     case "scenarios":
       return scenarios(rest, { stdout: io.stdout, stderr: io.stderr, env: io.env, cwd, isTTY: process.stderr.isTTY === true });
     default:
-      throw new CliError(`unknown command ${JSON.stringify(command)}; the commands are scenarios, demo, run, ask, mcp and help`);
+      throw new CliError(`unknown command ${JSON.stringify(command)}; the commands are scenarios, demo, run, ask, mcp, serve and help`);
   }
 }
 

@@ -27,7 +27,7 @@ export type { Budget, BudgetLimit, CallEstimate, ModelUsage, Reservation, UsageM
 export { withMeter, currentMeter } from "./meter-context.js";
 export { DEFAULT_PRICES, costOf, priceOf } from "./prices.js";
 export type { ModelPrice, PriceTable } from "./prices.js";
-export { plannerSystemPrompt, toolDeclaration } from "./planner-prompt.js";
+export { functionDeclarations, planLanguageRules, plannerSystemPrompt, toolDeclaration } from "./planner-prompt.js";
 export { extractProgram, failureTurn } from "./planner-messages.js";
 export { typeText as schemaToTypeScript } from "./schema-to-ts.js";
 export { READER_SYSTEM_PROMPT } from "./reader-output.js";

@@ -73,10 +73,26 @@ export function toolDeclaration(tool: Tool<any, any>): string {
   return `${docComment(lines, "")}declare function ${tool.name}(args${optional}: ${argType}): ${returns};`;
 }
 
-/** The full system prompt for a tool set. Same tools in any order -> same bytes. */
-export function plannerSystemPrompt(tools: readonly Tool<any, any>[]): string {
+/**
+ * The TypeScript declarations of everything a program can call: the quarantined model and
+ * every tool, sorted by name, so the same tools in any order give the same bytes.
+ */
+export function functionDeclarations(tools: readonly Tool<any, any>[]): string {
   const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const declarations = sorted.map(toolDeclaration).join("\n\n");
-  const functions = `# Functions you can call\n\nDeclared in TypeScript for reading only: write plain JavaScript, without type annotations.\n\n\`\`\`ts\n${BUILTINS}${declarations ? "\n\n" + declarations : ""}\n\`\`\``;
+  return `${BUILTINS}${declarations ? "\n\n" + declarations : ""}`;
+}
+
+/**
+ * The language and the rules of a plan, as the planner is told them; for other writers of
+ * plans (an MCP host's agent calling `sluice serve`), who answer in a tool call instead.
+ */
+export function planLanguageRules(): string {
+  return [LANGUAGE, RULES].join("\n\n");
+}
+
+/** The full system prompt for a tool set. Same tools in any order -> same bytes. */
+export function plannerSystemPrompt(tools: readonly Tool<any, any>[]): string {
+  const functions = `# Functions you can call\n\nDeclared in TypeScript for reading only: write plain JavaScript, without type annotations.\n\n\`\`\`ts\n${functionDeclarations(tools)}\n\`\`\``;
   return [INTRO, FORMAT, LANGUAGE, RULES, functions].join("\n\n") + "\n";
 }

@@ -10,7 +10,7 @@ describe("sluice serve", () => {
   test("is in the help, with its options", async () => {
     const { code, stdout } = await sluice(["help"]);
     expect(code).toBe(0);
-    expect(stdout).toContain("sluice serve [--mcp CONFIG.json] [--http PORT] [--approve yes|no]");
+    expect(stdout).toContain("sluice serve [--mcp CONFIG.json [--pins FILE]] [--http PORT] [--approve yes|no]");
     expect(stdout).toContain("run_plan({ source })");
   });
 
@@ -19,7 +19,7 @@ describe("sluice serve", () => {
     [["serve", "--http", "70000"], /--http needs a port number/],
     [["serve", "--approve", "maybe"], /--approve must be yes or no/],
     [["serve", "extra"], /takes no argument "extra"/],
-    [["serve", "--mcp", "no-such-config.json"], /cannot read the MCP configuration no-such-config\.json: ENOENT/],
+    [["serve", "--mcp", "no-such-config.json"], /no-such-config\.json is not valid: cannot read it: no such file/],
   ])("%j is a usage error", async (argv, message) => {
     const { code, stderr, stdout } = await sluice(argv);
     expect(code).toBe(2);
@@ -33,7 +33,7 @@ describe("sluice serve", () => {
     writeFileSync(join(dir, "mcp.json"), "{ mcpServers: ");
     const { code, stderr } = await sluice(["serve", "--mcp", "mcp.json"], {}, dir);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/the MCP configuration mcp\.json is not valid JSON/);
+    expect(stderr).toMatch(/mcp\.json is not valid: it is not JSON/);
   });
 
   test("a port already taken is an error, not a crash", async () => {

@@ -5,7 +5,7 @@
  */
 import { circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
 import type { BreakerOptions } from "../tools/types.js";
-import { isCallerFault, LayerStop } from "./classify.js";
+import { isCallerFault, LayerStop, unwrap } from "./classify.js";
 import { BudgetRefusal } from "./types.js";
 
 /**
@@ -13,7 +13,8 @@ import { BudgetRefusal } from "./types.js";
  * wrong (a 4xx) does not, and neither do the layer's own refusals (budget, local rate limit,
  * a stopped run): none of them says the tool is down.
  */
-export function countsAgainstBreaker(err: unknown): boolean {
+export function countsAgainstBreaker(failure: unknown): boolean {
+  const err = unwrap(failure);
   if (err instanceof BudgetRefusal) return false;
   if (err instanceof LayerStop) return err.kind === "deadline";
   return !isCallerFault(err);

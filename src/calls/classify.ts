@@ -19,6 +19,26 @@ export class LayerStop extends Error {
   }
 }
 
+/**
+ * A failed attempt with the verdict on it: the wait before the next attempt, or undefined to
+ * stop. The attempt decides (it knows the call's state), so one cockatiel retry policy per
+ * attempt count serves every call.
+ */
+export class AttemptFailed extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly wait: number | undefined,
+  ) {
+    super("attempt failed");
+    this.name = "AttemptFailed";
+  }
+}
+
+/** The error a call really failed with, out of its wrapper. */
+export function unwrap(err: unknown): unknown {
+  return err instanceof AttemptFailed ? err.error : err;
+}
+
 type Probe = Record<string, unknown>;
 
 function asProbe(x: unknown): Probe | undefined {

@@ -3,14 +3,15 @@
  * around the attempts, and for each attempt the deadline, the budget, the bucket, then the
  * tool under a timeout that aborts `ctx.signal`.
  */
-import { CircuitState, DelegateBackoff, handleWhen, isTaskCancelledError, retry, timeout, TimeoutStrategy, type CircuitBreakerPolicy } from "cockatiel";
+import { CircuitState, DelegateBackoff, handleWhen, retry, type CircuitBreakerPolicy, type RetryPolicy } from "cockatiel";
 import type { RateLimitOptions, RetryOptions, ToolContext } from "../tools/types.js";
 import { retryWait } from "./backoff.js";
 import type { Breakers } from "./breakers.js";
 import type { Buckets } from "./buckets.js";
-import { isRetryable, kindOfToolError, LayerStop, retryAfterOf, statusOf } from "./classify.js";
+import { AttemptFailed, isRetryable, kindOfToolError, LayerStop, retryAfterOf, statusOf, unwrap } from "./classify.js";
 import { AttemptTimeout, failureOutcome } from "./failure.js";
-import { type CallObservation, type CallObserver, type CallOutcome, type CallRequest, type FailureKind, BudgetRefusal } from "./types.js";
+import { withTimeout } from "./timeout.js";
+import { type CallInfo, type CallObservation, type CallObserver, type CallOutcome, type CallRequest, type FailureKind, BudgetRefusal } from "./types.js";
 
 /** Retry settings with every default filled in. */
 export type ResolvedRetry = Required<RetryOptions>;
@@ -35,20 +36,28 @@ export interface LayerEnv {
   observer: CallObserver | undefined;
 }
 
-/** Per-call state the retry predicate and the backoff share (cockatiel asks them one after the other). */
-interface CallState {
-  attempts: number;
-  nextWait: number;
+const policies = new Map<number, RetryPolicy>();
+
+function retryPolicy(attempts: number): RetryPolicy {
+  let p = policies.get(attempts);
+  if (p === undefined) {
+    p = retry(
+      handleWhen((e) => e instanceof AttemptFailed && e.wait !== undefined),
+      { maxAttempts: attempts - 1, backoff: new DelegateBackoff((c) => ((c.result as { error: AttemptFailed }).error.wait ?? 0)) },
+    );
+    policies.set(attempts, p);
+  }
+  return p;
 }
 
 const noObservation: CallObservation = { attempt() {}, retry() {}, end() {} };
 
 /** An observer that throws must not break the call it watches. */
-function guarded(observer: CallObserver | undefined, start: () => Parameters<CallObserver["startCall"]>[0]): CallObservation {
+function guarded(observer: CallObserver | undefined, info: () => CallInfo): CallObservation {
   if (observer === undefined) return noObservation;
   let o: CallObservation;
   try {
-    o = observer.startCall(start());
+    o = observer.startCall(info());
   } catch {
     return noObservation;
   }
@@ -67,6 +76,21 @@ function guarded(observer: CallObserver | undefined, start: () => Parameters<Cal
   };
 }
 
+function infoOf(req: CallRequest, resource: string): CallInfo {
+  return {
+    tool: req.tool.name,
+    description: req.tool.description,
+    callId: req.callId,
+    resource,
+    decision: req.decision,
+    ...(req.approved !== undefined ? { approved: req.approved } : {}),
+    argsTrusted: req.argsTrusted,
+    sideEffect: req.tool.sideEffect,
+    ...(req.trace?.parent !== undefined ? { parent: req.trace.parent } : {}),
+    ...(req.trace?.attributes !== undefined ? { attributes: req.trace.attributes } : {}),
+  };
+}
+
 function retryKind(err: unknown): FailureKind {
   return err instanceof AttemptTimeout ? "timeout" : kindOfToolError(err);
 }
@@ -79,76 +103,69 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
   const started = Date.now();
   const deadline = started + r.deadlineMs;
   const breaker = env.breakers.get(resource);
-  const state: CallState = { attempts: 0, nextWait: 0 };
-  const obs = guarded(env.observer, () => ({
-    tool: tool.name,
-    description: tool.description,
-    callId: req.callId,
-    resource,
-    decision: req.decision,
-    ...(req.approved !== undefined ? { approved: req.approved } : {}),
-    argsTrusted: req.argsTrusted,
-    sideEffect: tool.sideEffect,
-    ...(req.trace?.parent !== undefined ? { parent: req.trace.parent } : {}),
-    ...(req.trace?.attributes !== undefined ? { attributes: req.trace.attributes } : {}),
-  }));
+  const obs = guarded(env.observer, () => infoOf(req, resource));
   const bucketKeys = [[`tool:${tool.name}`, tool.rateLimit], [resource, env.rateLimits[resource]]] as const;
+  let attempts = 0;
 
-  async function attemptOnce(): Promise<unknown> {
-    const n = ++state.attempts;
+  /** Whether to try again after `err`, and after how long; undefined to stop. */
+  const verdict = (err: unknown): number | undefined => {
+    if (err instanceof LayerStop || err instanceof BudgetRefusal) return undefined;
+    if (attempts >= r.attempts || !isRetryable(err, err instanceof AttemptTimeout)) return undefined;
+    // A half-open breaker's trial is one attempt: a dead tool costs one attempt per cooldown.
+    if (breaker !== undefined && breaker.state === CircuitState.HalfOpen) return undefined;
+    const now = Date.now();
+    const wait = retryWait({ ...r, random: env.random }, attempts, retryAfterOf(err, now), deadline - now);
+    if (wait !== undefined) obs.retry(attempts, wait, retryKind(err));
+    return wait;
+  };
+
+  const once = async (): Promise<unknown> => {
+    const n = ++attempts;
     if (req.signal?.aborted) throw new LayerStop("cancelled", "the run was stopped");
     if (Date.now() >= deadline) throw new LayerStop("deadline", `no result within ${r.deadlineMs} ms`);
     req.budget?.beforeAttempt({ tool: tool.name, resource, attempt: n, dollars: tool.costPerAttempt ?? 0 });
     await env.buckets.take({ keys: bucketKeys, deadline, name: tool.name });
     obs.attempt(n);
     const limit = Math.max(1, Math.min(r.timeoutMs, deadline - Date.now()));
-    let attemptSignal: AbortSignal | undefined;
+    return withTimeout(limit, req.signal, (signal) => {
+      const ctx: ToolContext = {
+        idempotencyKey: req.idempotencyKey,
+        get signal() {
+          return signal();
+        },
+        attempt: n,
+        callId: req.callId,
+        ...(obs.traceparent ? { traceparent: obs.traceparent } : {}),
+      };
+      return tool.run(req.args, ctx);
+    });
+  };
+
+  const attempt = async (): Promise<unknown> => {
     try {
-      // The signal is aborted only by the timeout or a stopped run, so an aborted signal tells a
-      // timeout apart from the tool's own error, even when the tool rejects first on the abort.
-      return await timeout(limit, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false }).execute(({ signal }) => {
-        attemptSignal = signal;
-        const ctx: ToolContext = { idempotencyKey: req.idempotencyKey, signal, attempt: n, callId: req.callId, ...(obs.traceparent ? { traceparent: obs.traceparent } : {}) };
-        return tool.run(req.args, ctx);
-      }, req.signal);
+      return await once();
     } catch (err) {
-      if (req.signal?.aborted) throw new LayerStop("cancelled", "the run was stopped");
-      if (isTaskCancelledError(err) || attemptSignal?.aborted) throw new AttemptTimeout(limit);
       if (statusOf(err) === 429) {
         const after = retryAfterOf(err, Date.now());
         for (const [key] of bucketKeys) env.buckets.penalize(key, after);
       }
-      throw err;
+      throw new AttemptFailed(err, verdict(err));
     }
-  }
-
-  const shouldRetry = (err: unknown): boolean => {
-    if (err instanceof LayerStop || err instanceof BudgetRefusal) return false;
-    if (state.attempts >= r.attempts || !isRetryable(err, err instanceof AttemptTimeout)) return false;
-    // A half-open breaker's trial is one attempt: a dead tool costs one attempt per cooldown.
-    if (breaker !== undefined && breaker.state === CircuitState.HalfOpen) return false;
-    const now = Date.now();
-    const wait = retryWait({ ...r, random: env.random }, state.attempts, retryAfterOf(err, now), deadline - now);
-    if (wait === undefined) return false;
-    state.nextWait = wait;
-    obs.retry(state.attempts, wait, retryKind(err));
-    return true;
   };
 
-  const policy = retry(handleWhen(shouldRetry), { maxAttempts: r.attempts - 1, backoff: new DelegateBackoff(() => state.nextWait) });
-  const whole = () => policy.execute(attemptOnce, req.signal);
+  const whole = () => retryPolicy(r.attempts).execute(attempt, req.signal);
   let outcome: CallOutcome;
   try {
     const value = await (breaker === undefined ? whole() : (breaker as CircuitBreakerPolicy).execute(whole, req.signal));
-    outcome = { kind: "value", value, attempts: state.attempts, durationMs: Date.now() - started };
+    outcome = { kind: "value", value, attempts, durationMs: Date.now() - started };
   } catch (err) {
-    outcome = failureOutcome(err, {
+    outcome = failureOutcome(unwrap(err), {
       tool: tool.name,
       resource,
       timeoutMs: r.timeoutMs,
       deadlineMs: r.deadlineMs,
       breaker: env.breakers.options,
-      attempts: state.attempts,
+      attempts,
       durationMs: Date.now() - started,
       failureLabel: req.failureLabel,
     });

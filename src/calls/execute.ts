@@ -9,7 +9,7 @@ import { retryWait } from "./backoff.js";
 import type { Breakers } from "./breakers.js";
 import type { Buckets } from "./buckets.js";
 import { AttemptFailed, isRetryable, kindOfToolError, LayerStop, retryAfterOf, statusOf, unwrap } from "./classify.js";
-import { AttemptTimeout, failureOutcome } from "./failure.js";
+import { AttemptTimeout, failureLabelOf, failureOutcome } from "./failure.js";
 import { withTimeout } from "./timeout.js";
 import { type CallInfo, type CallObservation, type CallObserver, type CallOutcome, type CallRequest, type FailureKind, BudgetRefusal } from "./types.js";
 
@@ -105,6 +105,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
   const breaker = env.breakers.get(resource);
   const obs = guarded(env.observer, () => infoOf(req, resource));
   const bucketKeys = [[`tool:${tool.name}`, tool.rateLimit], [resource, env.rateLimits[resource]]] as const;
+  const failureLabel = failureLabelOf(req.failureLabel, tool.name, resource);
   let attempts = 0;
 
   /** Whether to try again after `err`, and after how long; undefined to stop. */
@@ -157,7 +158,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
   let outcome: CallOutcome;
   try {
     const value = await (breaker === undefined ? whole() : (breaker as CircuitBreakerPolicy).execute(whole, req.signal));
-    outcome = { kind: "value", value, attempts, durationMs: Date.now() - started };
+    outcome = { kind: "value", value, failureLabel, attempts, durationMs: Date.now() - started };
   } catch (err) {
     outcome = failureOutcome(unwrap(err), {
       tool: tool.name,
@@ -167,7 +168,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
       breaker: env.breakers.options,
       attempts,
       durationMs: Date.now() - started,
-      failureLabel: req.failureLabel,
+      label: failureLabel,
     });
   }
   obs.end(outcome);

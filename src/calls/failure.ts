@@ -26,7 +26,18 @@ export interface FailureContext {
   breaker: BreakerOptions | undefined;
   attempts: number;
   durationMs: number;
-  failureLabel: Label | undefined;
+  /** From {@link failureLabelOf}. */
+  label: Label;
+}
+
+/**
+ * The label of what the program sees of a failure: the caller's label for the tool's answers
+ * (readers, sources), forced untrusted and given the resource as a source. Forced because a
+ * trusted server's failure can still be caused by the network, by load others put on it, or
+ * by a breaker or bucket that other runs' calls (decided by other data) filled.
+ */
+export function failureLabelOf(given: Label | undefined, tool: string, resource: string): Label {
+  return (given ?? Label.untrusted(tool)).join(Label.untrusted(resource));
 }
 
 const SUMMARY: Record<FailureKind, (tool: string) => string> = {
@@ -83,7 +94,5 @@ export function failureOutcome(err: unknown, c: FailureContext): CallOutcome {
   const { message, detail } = messageFor(kind, err, c);
   const status = err instanceof LayerStop ? undefined : statusOf(err);
   const failure: CallFailure = { kind, summary: SUMMARY[kind](c.tool), ...(detail !== undefined ? { detail } : {}), ...(status !== undefined ? { status } : {}) };
-  // Forced untrusted whatever the caller passed: a trusted server's failure can still be caused by the network or by load others put on it.
-  const label = (c.failureLabel ?? Label.untrusted(c.tool)).join(Label.untrusted(c.resource));
-  return { kind: "error", cls: "Error", message, label, failure, attempts, durationMs };
+  return { kind: "error", cls: "Error", message, label: c.label, failure, attempts, durationMs };
 }

@@ -38,7 +38,19 @@ export interface CallFailure {
 
 /** What {@link CallLayer.executeCall} returns; it never throws. */
 export type CallOutcome =
-  | { readonly kind: "value"; readonly value: unknown; readonly attempts: number; readonly durationMs: number }
+  | {
+      readonly kind: "value";
+      readonly value: unknown;
+      /**
+       * The label the call's failure would have carried. A program that could have caught a
+       * failure learns from a success that there was none, so the interpreter must join this
+       * into what a surrounding `try` decides whether or not the call failed (phase 2; see
+       * docs/tool-calls.md).
+       */
+      readonly failureLabel: Label;
+      readonly attempts: number;
+      readonly durationMs: number;
+    }
   | {
       readonly kind: "error";
       /** The catchable error the program receives: class, message and label. */

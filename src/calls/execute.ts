@@ -125,7 +125,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
     if (req.signal?.aborted) throw new LayerStop("cancelled", "the run was stopped");
     if (Date.now() >= deadline) throw new LayerStop("deadline", `no result within ${r.deadlineMs} ms`);
     req.budget?.beforeAttempt({ tool: tool.name, resource, attempt: n, dollars: tool.costPerAttempt ?? 0 });
-    await env.buckets.take({ keys: bucketKeys, deadline, name: tool.name });
+    await env.buckets.take({ keys: bucketKeys, deadline, name: tool.name, ...(req.tokens !== undefined ? { tokens: req.tokens } : {}) });
     obs.attempt(n);
     const limit = Math.max(1, Math.min(r.timeoutMs, deadline - Date.now()));
     return withTimeout(limit, req.signal, (signal) => {

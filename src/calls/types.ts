@@ -122,6 +122,8 @@ export interface CallRequest {
   readonly signal?: AbortSignal;
   /** Checked before every attempt. */
   readonly budget?: AttemptBudget;
+  /** Model calls: the request's worst-case tokens, charged to a `tokensPerMinute` bucket before every attempt. */
+  readonly tokens?: number;
   /** For the span: its parent (a handle from the observer's run span) and extra attributes such as MCP's. */
   readonly trace?: { readonly parent?: unknown; readonly attributes?: Readonly<Record<string, string | number | boolean>> };
 }

@@ -3,10 +3,17 @@
  * around each model call, and the decision of every tool call (counted, and for a refused
  * call an `execute_tool` span of its own, since it never reaches the call layer).
  */
-import type { TokenUsage } from "../models/types.js";
 import { A } from "./attributes.js";
 import { endSpan, NO_SPAN, startSpan, type SpanHandle } from "./handle.js";
 import { meters } from "./metrics.js";
+
+/** Token counts of a model call, as src/models counts them (input excludes the cached tokens). */
+export interface ChatUsage {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+}
 
 /** A started span; `end` may be called once, later calls do nothing. */
 export interface RunSpan extends SpanHandle {
@@ -41,7 +48,7 @@ export function startRunSpan(o: { agentName?: string; conversationId?: string; p
 
 /** A started `chat <model>` span. */
 export interface ChatSpan extends SpanHandle {
-  end(result: { usage?: TokenUsage; responseModel?: string; finishReason?: string; errorType?: string }): void;
+  end(result: { usage?: ChatUsage; responseModel?: string; finishReason?: string; errorType?: string }): void;
 }
 
 /** Starts the `chat <model>` span of one model call (CLIENT: the model is remote). */

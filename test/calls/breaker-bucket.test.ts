@@ -117,3 +117,14 @@ describe("token bucket", () => {
     expect(starts).toEqual([0, 20_000, 60_000]);
   });
 });
+
+describe("a model API behind the layer", () => {
+  it("charges each attempt's worst-case tokens to the resource's tokens-per-minute bucket", async () => {
+    const { tool, seen } = scriptedTool([{ text: "plan" }], { name: "anthropic_messages" });
+    const layer = createCallLayer({ rateLimits: { "model:anthropic": { tokensPerMinute: 60_000 } } });
+    const t0 = Date.now();
+    const call = (n: number) => layer.executeCall({ ...request(tool, n), resource: "model:anthropic", tokens: 40_000 });
+    await drain(clock, Promise.all([call(1), call(2)]));
+    expect(seen.map((s) => s.at - t0)).toEqual([0, 20_000]);
+  });
+});

@@ -50,3 +50,17 @@ export type {
   McpTrust,
   LockFile,
 } from "./mcp/index.js";
+export type { ToolContext, RetryOptions, RateLimitOptions, BreakerOptions } from "./tools/types.js";
+export {
+  createCallLayer,
+  createAttemptBudget,
+  createKeyring,
+  idempotencyKey,
+  BudgetRefusal,
+  DEFAULT_RETRY,
+  isRetryable,
+  retryAfterOf,
+} from "./calls/index.js";
+export type { CallLayer, CallLayerOptions, CallRequest, CallOutcome, CallFailure, FailureKind, CallObserver, CallObservation, CallInfo, AttemptBudget, Keyring } from "./calls/index.js";
+export { otelCallObserver, startRunSpan, startChatSpan, traceDecision, traceparentOf, mcpToolAttributes, operatorFigures, passHatK, percentile } from "./tracing/index.js";
+export type { RunSpan, ChatSpan, DecisionInfo, TaskRun, OperatorFigures } from "./tracing/index.js";

@@ -23,3 +23,4 @@ export type {
 export { ProgramError } from "./language/errors.js";
 export * from "./policy/index.js";
 export * from "./models/index.js";
+export * from "./search/index.js";

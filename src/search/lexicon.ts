@@ -38,7 +38,7 @@ export const DEFAULT_LEXICON: Lexicon = {
   ],
   meetings: [
     entry("meeting, meet, call, appointment, 1:1, one on one, standup, sync, session, kickoff, review, lunch, dinner, interview, offsite, party, demo, catch-up", "event"),
-    entry("schedule, agenda, diary, plans, day, week, today, tomorrow", "calendar events"),
+    entry("schedule, agenda, diary, plans, my day, my week, my morning, my afternoon", "calendar events"),
     entry("call off, cancel, scrap, nix, drop, remove, get rid of, won't happen", "delete"),
     entry("reschedule, push, postpone, move, shift, bring forward, change time, add to, rename", "update"),
     entry("book, set up, arrange, organize, put in, block, plan, add, pencil in, ooo, out of office", "create event"),
@@ -73,6 +73,7 @@ export const DEFAULT_LEXICON: Lexicon = {
     entry("where's, locate, look for, find, called, named", "search files"),
     entry("size, how big, modified, last touched, created, metadata, when was", "info metadata size"),
     entry("allowed, access, can you see, permitted", "allowed directories"),
+    entry("md, txt, json, yml, yaml, csv, ini, log, ts, js, py, toml, cfg, conf", "file"),
     entry("laptop, computer, machine, local, desktop, disk, downloads, documents, home", "file directory"),
     entry("doc, docs, document, spreadsheet, sheet, deck, slides, presentation, pdf, cv, contract, report", "file"),
     entry("cloud, gdrive, google drive", "drive"),

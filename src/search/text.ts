@@ -24,9 +24,12 @@ export interface TermOptions {
   stem: boolean;
 }
 
-/** One word as a term: stemmed when asked. Stop words and bare numbers are not terms. */
+/**
+ * One word as a term: stemmed when asked. Stop words, bare numbers and single letters (the
+ * "s" of "what's") are not terms.
+ */
 export function term(word: string, options: TermOptions): string | undefined {
-  if (STOPWORDS.has(word) || /^\p{N}+$/u.test(word)) return undefined;
+  if (word.length < 2 || STOPWORDS.has(word) || /^\p{N}+$/u.test(word)) return undefined;
   return options.stem ? stemmer(word) : word;
 }
 

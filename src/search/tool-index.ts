@@ -20,11 +20,11 @@ export interface ToolSearchOptions {
   stem?: boolean;
   /** Query expansion: sluice's lexicon (default), your own, or `false` for none. */
   lexicon?: Lexicon | false;
-  /** Weight of a term the lexicon added, against 1 for a term of the request. Default 0.4. */
+  /** Weight of a term the lexicon added, against 1 for a term of the request. Default 0.5. */
   expansionWeight?: number;
   /** Extra expansion of a request's terms (for experiments such as WordNet synonyms): term → terms. */
   expandTerm?: (term: string) => readonly string[];
-  /** Field weights. Defaults: name 2, description 1, parameters 0.5, note 0.5. */
+  /** Field weights. Defaults: name 2, description 1, parameters 0.5, note 0.25. */
   fields?: Partial<Record<"name" | "description" | "parameters" | "note", number>>;
 }
 
@@ -33,10 +33,10 @@ export interface ToolIndex {
   /** Names of the `k` tools most relevant to `request`, best first; only tools sharing a term with it. */
   search(request: string, k: number): string[];
   /** The scored ranking behind {@link ToolIndex.search}, for inspection. */
-  rank(request: string): Array<{ name: string; score: number }>;
+  rank(request: string): Array<{ name: string; score: number; terms: string[] }>;
 }
 
-const DEFAULT_FIELDS = { name: 2, description: 1, parameters: 0.5, note: 0.5 };
+const DEFAULT_FIELDS = { name: 2, description: 1, parameters: 0.5, note: 0.25 };
 const FIELD_NAMES = ["name", "description", "parameters", "note"] as const;
 
 function parameterNames(tool: Tool<any, any>): string {
@@ -87,7 +87,7 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
   const list = checkTools(tools);
   const termOptions: TermOptions = { stem: options.stem !== false };
   const lexicon: PreparedLexicon | undefined = options.lexicon === false ? undefined : prepareLexicon(options.lexicon ?? DEFAULT_LEXICON);
-  const weight = options.expansionWeight ?? 0.4;
+  const weight = options.expansionWeight ?? 0.5;
   if (typeof weight !== "number" || !(weight >= 0)) throw new TypeError(`searchTools: expansionWeight must be a non-negative number, got ${JSON.stringify(weight)}`);
   const boost = { ...DEFAULT_FIELDS, ...options.fields };
   const notes = options.notes ?? {};
@@ -119,7 +119,7 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
     return { own, added: [...added].sort() };
   }
 
-  function rank(request: string): Array<{ name: string; score: number }> {
+  function rank(request: string): Array<{ name: string; score: number; terms: string[] }> {
     if (typeof request !== "string") throw new TypeError("searchTools: the request must be a string");
     const { own, added } = plan(request);
     const queries: Array<string | { queries: string[]; boostTerm: () => number }> = [];
@@ -128,7 +128,7 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
     if (queries.length === 0) return [];
     const hits = index.search({ queries, combineWith: "OR" });
     return hits
-      .map((h) => ({ name: list[h.id as number].name, score: h.score }))
+      .map((h) => ({ name: list[h.id as number].name, score: h.score, terms: [...h.terms].sort() }))
       .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 

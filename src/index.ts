@@ -23,4 +23,5 @@ export type {
 export { ProgramError } from "./language/errors.js";
 export * from "./policy/index.js";
 export * from "./models/index.js";
+export * from "./a2a/index.js";
 export * from "./search/index.js";

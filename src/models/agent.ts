@@ -4,7 +4,7 @@ import { previousFor } from "./agent-ledger.js";
 import { meteredCall, withMeter } from "./meter-context.js";
 import { extractProgram, failureTurn, formatCorrection, programTurn, requestTurn } from "./planner-messages.js";
 import { plannerFixedPrompt, plannerSystemPrompt, plannerToolsBlock } from "./planner-prompt.js";
-import { searchTools } from "../search/index.js";
+import { createToolIndex } from "../search/index.js";
 import type { PriceTable } from "./prices.js";
 import type { ChatMessage, PlannerModel, PlannerResponse } from "./types.js";
 import {
@@ -38,7 +38,9 @@ export interface AgentToolSearch {
   k?: number;
   /** Which tools may be shown at all, e.g. only pinned or trusted ones. Default: every tool. */
   offer?: (tool: Tool<any, any>) => boolean;
-  /** The retriever. Default {@link searchTools}. */
+  /** Server notes for the default retriever (see `ToolSearchOptions.notes`). */
+  notes?: Readonly<Record<string, string>>;
+  /** The retriever. Default: `searchTools` with `notes`, over an index built once per agent. */
   search?: (tools: readonly Tool<any, any>[], request: string, k: number) => readonly string[];
 }
 
@@ -133,10 +135,12 @@ export function createAgent(options: AgentOptions): Agent {
   const maxFormatRetries = positiveInt("maxFormatRetries", options.maxFormatRetries, 2, 0);
   const search = options.toolSearch;
   const system = search === undefined ? plannerSystemPrompt(runtime.tools ?? []) : plannerFixedPrompt();
+  const offered = (runtime.tools ?? []).filter((t) => search?.offer?.(t) ?? true);
+  const index = search !== undefined && search.search === undefined ? createToolIndex(offered, { notes: search.notes }) : undefined;
   const chooseTools = (request: string): string | undefined => {
     if (search === undefined) return undefined;
-    const offered = (runtime.tools ?? []).filter((t) => search.offer?.(t) ?? true);
-    const names = new Set((search.search ?? searchTools)(offered, request, search.k ?? 8));
+    const k = search.k ?? 8;
+    const names = new Set(index !== undefined ? index.search(request, k) : search.search!(offered, request, k));
     return plannerToolsBlock(offered.filter((t) => names.has(t.name)));
   };
   createUsageMeter({ prices: options.prices, budget: options.budget }); // checks them now, not at the first run

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anthropicPlanner, createAgent, createRuntime, plannerFixedPrompt, plannerSystemPrompt, scriptedPlanner } from "../../src/index.js";
 import { startMessagesServer, type MessagesServer } from "../support/messages-server.js";
 import { notes, tools } from "../support/search-corpus.js";
-import { searchTools } from "../../src/index.js";
 
-const search = { k: 5, search: (t: readonly (typeof tools)[number][], q: string, k: number) => searchTools(t, q, k, { notes }) };
+const search = { k: 5, notes };
 
 describe("createAgent with tool search", () => {
   it("keeps the system prompt byte-identical across requests and sends the chosen declarations after it", async () => {
@@ -36,6 +35,13 @@ describe("createAgent with tool search", () => {
     const offer = (t: { name: string }) => !t.name.startsWith("calendar_");
     await createAgent({ runtime: createRuntime({ tools }), planner, toolSearch: { ...search, offer } }).run("call off the meeting with Acme");
     expect(planner.requests[0].tools).not.toContain("calendar_");
+    // A retriever of your own sees only the offered tools too.
+    const seen: string[][] = [];
+    const own = scriptedPlanner(["1"]);
+    const mine = (t: readonly { name: string }[], _q: string, k: number) => (seen.push(t.map((x) => x.name)), t.slice(0, k).map((x) => x.name));
+    await createAgent({ runtime: createRuntime({ tools }), planner: own, toolSearch: { k: 2, offer, search: mine } }).run("anything");
+    expect(seen[0].some((n) => n.startsWith("calendar_"))).toBe(false);
+    expect((own.requests[0].tools!.match(/declare function /g) ?? []).length).toBe(2);
   });
 
   describe("on the Messages API", () => {

@@ -1,5 +1,5 @@
 export { createAgent } from "./agent.js";
-export type { Agent, AgentAttempt, AgentOptions, AgentResult, AgentRuntime, AgentStopReason, RuntimeFactory } from "./agent.js";
+export type { Agent, AgentAttempt, AgentToolSearch, AgentOptions, AgentResult, AgentRuntime, AgentStopReason, RuntimeFactory } from "./agent.js";
 export { anthropicPlanner } from "./anthropic-planner.js";
 export type { AnthropicPlannerOptions } from "./anthropic-planner.js";
 export { anthropicReader, ReaderError } from "./anthropic-reader.js";
@@ -27,7 +27,7 @@ export type { Budget, BudgetLimit, CallEstimate, ModelUsage, Reservation, UsageM
 export { withMeter, currentMeter } from "./meter-context.js";
 export { DEFAULT_PRICES, costOf, priceOf } from "./prices.js";
 export type { ModelPrice, PriceTable } from "./prices.js";
-export { functionDeclarations, planLanguageRules, plannerSystemPrompt, toolDeclaration } from "./planner-prompt.js";
+export { functionDeclarations, planLanguageRules, plannerSystemPrompt, plannerFixedPrompt, plannerToolsBlock, toolDeclaration } from "./planner-prompt.js";
 export { extractProgram, failureTurn } from "./planner-messages.js";
 export { typeText as schemaToTypeScript } from "./schema-to-ts.js";
 export { READER_SYSTEM_PROMPT } from "./reader-output.js";

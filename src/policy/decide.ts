@@ -5,6 +5,7 @@
  * from it.
  */
 import type { Label } from "../labels/index.js";
+import { thrownText } from "../interpreter/convert.js";
 import { allow, ask, deny, type Decision, type ToolCall } from "../tools/types.js";
 import { combineDecisions, isDecision } from "./decisions.js";
 import { explainCall, isFlagged, untrustedText, contextText, type ArgumentProvenance } from "./explain.js";
@@ -34,7 +35,7 @@ export function runPolicy(policy: Policy, call: ToolCall): Decision {
   try {
     decision = policy(call);
   } catch (e) {
-    return deny(`the policy of ${call.tool} failed: ${e instanceof Error ? e.message : String(e)}`);
+    return deny(`the policy of ${call.tool} failed: ${thrownText(e)}`);
   }
   return isDecision(decision) ? decision : deny(`the policy of ${call.tool} returned ${preview(decision)}, not a decision`);
 }

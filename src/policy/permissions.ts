@@ -6,7 +6,7 @@
 import { thrownText } from "../interpreter/convert.js";
 import type { Decision, ToolCall } from "../tools/types.js";
 import { combineDecisions, decisionOf, stricter } from "./decisions.js";
-import { listText } from "./describe.js";
+import { clip, listText } from "./describe.js";
 import { compileRule, isLiteralTool, type CompiledRule, type PermissionRuleInput } from "./patterns.js";
 import type { Effect } from "./types.js";
 
@@ -63,7 +63,7 @@ function extract(extractor: TargetExtractor | undefined, args: Record<string, un
 }
 
 function show(tool: string, target: string | undefined): string {
-  return target === undefined ? tool : `${tool}(${target})`;
+  return target === undefined ? tool : `${tool}(${clip(target)})`;
 }
 
 interface Match {

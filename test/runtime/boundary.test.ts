@@ -305,3 +305,21 @@ describe("bad configuration is a clear error when the runtime is made", () => {
     expect(() => createRuntime(options as never)).toThrow(message);
   });
 });
+
+describe("big arguments: bounded explanations, every call recorded", () => {
+  it("an ask over a 50,000-element argument gives the approver a short reason and a few provenance lines; every call stays in the record", async () => {
+    const requests: Array<{ reason: string; provenance?: ReadonlyArray<unknown> }> = [];
+    const asking = defineTool({ name: "send", description: "", sideEffect: true, policy: (c) => (c.label().trusted ? { kind: "allow" } : { kind: "ask", reason: "untrusted data" }), run: () => 1 });
+    const look = defineTool({ name: "look", description: "", label: () => Label.trusted(), run: () => 0 });
+    const rt = createRuntime({ tools: [untrustedSource({ b: "eve" }, "read"), look, asking], approve: (r) => (requests.push(r), false), limits: { steps: 50_000_000, timeMs: 60_000 } });
+    const r = await rt.run(`const u = read();\nconst a = [];\nfor (let i = 0; i < 50000; i++) a.push(i % 2 ? u.b : "x");\nlook({ a }); look({ a }); look({ a });\nsend({ value: a });`);
+    expect(r.status).toBe("blocked");
+    expect(r.calls.map((c) => c.tool)).toEqual(["read", "look", "look", "look", "send"]);
+    expect((r.calls[4].args.value as unknown[]).length).toBe(50_000);
+    expect(requests).toHaveLength(1);
+    expect(requests[0].reason.length).toBeLessThan(5000);
+    expect(requests[0].reason).toMatch(/more parts of `value` are untrusted/);
+    expect(requests[0].provenance!.length).toBeLessThan(15);
+    expect(r.error!.message.length).toBeLessThan(5000);
+  });
+});

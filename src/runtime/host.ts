@@ -46,6 +46,12 @@ export interface Host {
   config: HostConfig;
   /** The most a tool's result or an answer may take, about: the run's memory limit. */
   maxBytes: number;
+  /**
+   * Each recorded call's result with its `labeled(...)` parts, for replaying it in a later
+   * attempt (`previous`): the record holds plain data only, and a replay must not lose a part's
+   * label. Keyed by the record object, so only this runtime's own records are found.
+   */
+  results: WeakMap<CallRecord, unknown>;
 }
 
 /** Freezes plain data all the way down, so the arguments a policy decided on are the ones recorded. */
@@ -109,9 +115,12 @@ function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, previou
 async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host): Promise<HostOutcome> {
   const done = doneBefore(tool, args, previous);
   let result: unknown;
+  // A replayed result whose labelled parts are unknown (a record not made by this runtime).
+  let partsUnknown = false;
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
-    result = done.result;
+    partsUnknown = !host.results.has(done);
+    result = partsUnknown ? done.result : host.results.get(done);
     record.replayed = true;
   } else {
     try {
@@ -132,6 +141,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   }
   const plain = readHostData(data, { labels: "strip" });
   record.result = plain;
+  host.results.set(record, data);
   let label: Label;
   try {
     label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
@@ -139,6 +149,8 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   } catch {
     label = Label.untrusted(tool.name);
   }
+  // Parts the tool labelled on its own may have been stricter than the whole: assume the worst.
+  if (partsUnknown) label = label.join(Label.untrusted(tool.name));
   return { kind: "value", value: data, label };
 }
 

@@ -19,7 +19,9 @@ export { QUERY, toolCallView } from "./host.js";
 export interface RunOptions {
   /**
    * An earlier attempt at the same task: side-effecting calls it made with the same tool and
-   * arguments are not made again; their recorded results are reused.
+   * arguments are not made again; their recorded results are reused, labelled as they were
+   * the first time when `previous` came from this runtime, and untrusted when it did not (a
+   * copy or another runtime's record keeps no `labeled(...)` parts).
    */
   previous?: RunResult;
 }
@@ -97,7 +99,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   const limits = resolveLimits(options.limits);
   const config: HostConfig = { ...options };
   // Everything here belongs to this runtime alone: no schema a program writes reaches another.
-  const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes };
+  const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap() };
   const hostNames = [...tools.keys(), QUERY];
   const cache = new Map<string, CompiledProgram>();
 

@@ -15,7 +15,7 @@
 import { Label, isLabeled, labeled } from "../labels/index.js";
 import { throwError } from "./errors.js";
 import { join2 } from "./rules.js";
-import { charge, checkArrayLength, checkString } from "./state.js";
+import { charge, checkArrayLength, checkString, limit, st } from "./state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type Obj, type Val, elemLabel, enumerableKeys, isRef, newArr, newObj, ownKeys } from "./values.js";
 
 /** The deepest nesting a value may have when it crosses the boundary, either way. */
@@ -67,21 +67,81 @@ function showPath(path: string): string {
 interface Outward {
   out: LabelledPath[];
   seen: Set<Val>;
+  /** Parts made so far, for reading the clock now and then. */
+  parts: number;
 }
 
 /**
  * Converts a value to plain data and lists the label of every path: a leaf's label joins its
  * own with every container's on the way to it. Throws a catchable TypeError (a RangeError for
  * depth) when the value cannot be plain data; the error carries the labels of what decided it.
+ *
+ * The host gets a tree: a part the value shares (`a = [a, a]`) is copied once per place it is
+ * reached. What that copy takes is charged to the run before any of it is built, so forty such
+ * lines end the run at its memory limit at once instead of building 2^40 parts.
  */
 export function toPlain(v: Val, l: Label, path = "", out: LabelledPath[] = [], seen: Set<Val> = new Set()): unknown {
-  return plainOf(v, l, BOT, path, 0, { out, seen });
+  const size = copySize(v, new Map(), new Set());
+  charge(size.fixed + size.rel + 2 * path.length * size.parts);
+  return plainOf(v, l, BOT, path, 0, { out, seen, parts: 0 });
+}
+
+/** What the plain copy of a value takes: parts listed, bytes, and the bytes of its parts' paths below it. */
+interface CopySize {
+  parts: number;
+  fixed: number;
+  /** Twice the characters the parts' paths have below this value. */
+  rel: number;
+}
+
+const LEAF_SIZE: CopySize = { parts: 1, fixed: PART_BYTES, rel: 0 };
+
+/**
+ * The size of the tree {@link plainOf} builds from `v`, computed once per shared part, so it
+ * costs what the value holds, not what its copy would. A part that refers back to an ancestor
+ * counts as nothing here: the conversion refuses it.
+ */
+function copySize(v: Val, memo: Map<Val, CopySize>, onPath: Set<Val>): CopySize {
+  if (!isRef(v) || v.k === DATE || v.k === RE || v.k === FN) return LEAF_SIZE;
+  const known = memo.get(v);
+  if (known !== undefined) return known;
+  if (onPath.has(v)) return { parts: 0, fixed: 0, rel: 0 };
+  onPath.add(v);
+  const size: CopySize = { parts: 0, fixed: 0, rel: 0 };
+  const add = (key: string, child: CopySize): void => {
+    size.parts += child.parts;
+    size.fixed += child.fixed;
+    // A path below is `key.` and the child's own: the separator counted at the top too, an overestimate of one.
+    size.rel += child.rel + 2 * (key.length + 1) * child.parts;
+  };
+  if (v.k === ARR) {
+    size.fixed += 16 * v.items.length;
+    if (v.items.length === 0) add("", LEAF_SIZE);
+    for (let i = 0; i < v.items.length; i++) add(String(i), copySize(v.items[i], memo, onPath));
+  } else {
+    const keys = plainKeys(v);
+    size.fixed += 48 * keys.length + 64;
+    add("", LEAF_SIZE);
+    for (const k of keys) {
+      const slot = v.props.get(k);
+      add(k, slot === undefined ? LEAF_SIZE : copySize(slot.v, memo, onPath));
+    }
+  }
+  onPath.delete(v);
+  memo.set(v, size);
+  return size;
+}
+
+/** The keys an object crosses with: an Error's name and message first, then its own keys. */
+function plainKeys(v: Obj): string[] {
+  return v.cls === undefined ? ownKeys(v) : ["name", "message", ...enumerableKeys(v).filter((k) => k !== "name" && k !== "message")];
 }
 
 /** `reach` joins the shapes of the containers above: which keys led here, so the path in an error carries them. */
 function plainOf(v: Val, l: Label, reach: Label, path: string, depth: number, cx: Outward): unknown {
   const part = (label: Label): void => {
-    charge(PART_BYTES + 2 * path.length);
+    // Charged beforehand by toPlain; a big copy still ends at the run's time limit.
+    if ((++cx.parts & 1023) === 0 && Date.now() > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
     cx.out.push({ path, label });
   };
   if (!isRef(v)) {
@@ -99,7 +159,6 @@ function plainOf(v: Val, l: Label, reach: Label, path: string, depth: number, cx
       case ARR: {
         const base = join2(l, v.label);
         if (v.items.length === 0) part(base);
-        charge(16 * v.items.length);
         const items = new Array<unknown>(v.items.length);
         for (let i = 0; i < v.items.length; i++) {
           items[i] = plainOf(v.items[i], join2(base, elemLabel(v, i)), join2(reach, base), `${prefix}${i}`, depth + 1, cx);
@@ -133,7 +192,7 @@ function plainObject(v: Obj, l: Label, reach: Label, path: string, depth: number
   // Which keys exist is part of what the value says.
   const shaped = join2(base, v.shape);
   part(shaped);
-  const keys = v.cls === undefined ? ownKeys(v) : ["name", "message", ...enumerableKeys(v).filter((k) => k !== "name" && k !== "message")];
+  const keys = plainKeys(v);
   if (keys.includes(PROTO)) {
     return throwError(
       "TypeError",
@@ -141,7 +200,6 @@ function plainObject(v: Obj, l: Label, reach: Label, path: string, depth: number
       join2(join2(shaped, reach), l),
     );
   }
-  charge(48 * keys.length + 64);
   const obj: Record<string, unknown> = {};
   const inner = join2(reach, shaped);
   for (const k of keys) {

@@ -323,3 +323,30 @@ describe("big arguments: bounded explanations, every call recorded", () => {
     expect(r.error!.message.length).toBeLessThan(5000);
   });
 });
+
+describe("values that share parts: the host's copy is charged before it is built", () => {
+  const dag = (n: number) => `let a = [1];\nfor (let i = 0; i < ${n}; i++) a = [a, a];\n`;
+
+  it("forty lines of `a = [a, a]` given to a tool or completed end the run at its memory limit; the tool never runs", async () => {
+    const { tool, got } = capture("send", () => ({ kind: "allow" }));
+    const rt = createRuntime({ tools: [tool] });
+    for (const program of [dag(40) + `send({ to: "x", value: a });`, dag(40) + "a;"]) {
+      const r = await rt.run(program);
+      expect(r.status).toBe("failed");
+      expect(r.error).toMatchObject({ kind: "limit", message: expect.stringContaining("allocated more than") });
+    }
+    expect(got).toHaveLength(0);
+  });
+
+  it("a small shared value is copied whole, each copy under its own paths and labels", async () => {
+    const { tool, got } = capture("send", (c) => (c.label("value.1.0.1").trusted ? { kind: "allow" } : { kind: "deny", reason: "untrusted" }));
+    const rt = createRuntime({ tools: [untrustedSource({ b: "eve" }, "read"), tool] });
+    const r = await rt.run(`const u = read();\nconst leaf = [1, u.b];\nconst mid = [leaf, leaf];\nsend({ to: "x", value: [mid, mid] });`);
+    expect(r.status).toBe("blocked");
+    expect(r.calls[1].args.value).toEqual([[[1, "eve"], [1, "eve"]], [[1, "eve"], [1, "eve"]]]);
+    expect(got).toHaveLength(0);
+    const ok = await rt.run(`const leaf = [1, 2];\nconst mid = [leaf, leaf];\nsend({ to: "x", value: [mid, mid] });`);
+    expect(ok.status).toBe("completed");
+    expect(got).toEqual([{ to: "x", value: [[[1, 2], [1, 2]], [[1, 2], [1, 2]]] }]);
+  });
+});

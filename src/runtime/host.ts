@@ -9,7 +9,7 @@ import type { HostOutcome, HostRequest } from "../interpreter/program.js";
 import { approvalRequest, decideCall, endorseCall, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
 import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
-import type { JsonSchema, Tool } from "../tools/types.js";
+import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
 
 export { thrownText } from "../interpreter/convert.js";
 import { toolCallView } from "./call-view.js";
@@ -179,6 +179,36 @@ export async function answer(request: HostRequest, host: Host, log: RunLog, prev
   return gate.kind === "outcome" ? gate.outcome : gate.run(previous);
 }
 
+/** How long an approver may take by default: a person may be slow, a hung callback must not hold a run for ever. */
+export const DEFAULT_APPROVAL_MS = 600_000;
+
+/** The longest delay a Node timer takes; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The approver's answer: `true` approves; anything else, a throw, or no answer within the
+ * runtime's `approvalTimeoutMs` (`"timeout"`) does not.
+ */
+async function askApprover(config: HostConfig, call: ToolCall, decision: Decision): Promise<unknown> {
+  const approve = config.approve;
+  if (approve === undefined) return false;
+  const ms = config.approvalTimeoutMs ?? DEFAULT_APPROVAL_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    if (ms < MAX_TIMER_MS) timer = setTimeout(() => resolve("timeout"), ms);
+  });
+  try {
+    const answer = Promise.resolve().then(() => approve(approvalRequest(call, decision)));
+    // A late failure, after the timeout won, is nobody's to handle.
+    answer.catch(() => undefined);
+    return await Promise.race([answer, timeout]);
+  } catch {
+    return false;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
 /** Validates, decides and (when asked) gets approval for one request, without running it. */
 async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gate> {
   const done = (outcome: HostOutcome): Gate => ({ kind: "outcome", outcome });
@@ -201,14 +231,13 @@ async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gat
   log.calls.push(record);
   if (decision.kind === "deny") return done({ kind: "blocked", reason: decision.reason });
   if (decision.kind === "ask") {
-    let approved = false;
-    try {
-      approved = config.approve !== undefined && (await config.approve(approvalRequest(call, decision))) === true;
-    } catch {
-      approved = false;
-    }
+    const answer = await askApprover(config, call, decision);
+    const approved = answer === true;
     record.approved = approved;
-    if (!approved) return done({ kind: "blocked", reason: `not approved: ${decision.reason}` });
+    if (!approved) {
+      const why = answer === "timeout" ? `no answer within ${config.approvalTimeoutMs ?? DEFAULT_APPROVAL_MS} ms, so not approved` : "not approved";
+      return done({ kind: "blocked", reason: `${why}: ${decision.reason}` });
+    }
     if (config.endorsements) endorseCall(config.endorsements, call, { by: "approver", reason: decision.reason });
   }
   return { kind: "run", run: (previous) => runTool(tool, args, previous, record, host) };

@@ -77,6 +77,8 @@ function checkTools(tools: readonly Tool<any, any>[]): Map<string, HostTool> {
 function checkOptions(options: ExtendedRuntimeOptions): void {
   if (options === null || typeof options !== "object") throw new TypeError("createRuntime: expected an options object");
   if (options.approve !== undefined && typeof options.approve !== "function") throw new TypeError("createRuntime: approve must be a function (request) => boolean");
+  const wait = options.approvalTimeoutMs;
+  if (wait !== undefined && !(typeof wait === "number" && wait > 0)) throw new TypeError(`createRuntime: approvalTimeoutMs must be a positive number of milliseconds (or Infinity), got ${JSON.stringify(wait) ?? String(wait)}`);
   const q = options.quarantined;
   if (q !== undefined && (q === null || typeof q !== "object" || typeof q.query !== "function")) {
     throw new TypeError("createRuntime: quarantined must be a model with a query({ prompt, schema }) method");

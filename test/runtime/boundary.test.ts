@@ -272,6 +272,25 @@ describe("the host's own code cannot break a run", () => {
     }
   });
 
+  it("an approver that never answers does not hold the run: past approvalTimeoutMs the call is not approved, recorded, and not run", async () => {
+    let ran = 0;
+    const asking = defineTool({ name: "send", description: "", sideEffect: true, policy: () => ({ kind: "ask", reason: "check" }), run: () => ++ran });
+    const hung = [() => new Promise<boolean>(() => {}), () => new Promise<boolean>((_, reject) => setTimeout(() => reject(new Error("late")), 60)), () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 60))];
+    for (const approve of hung) {
+      const r = await createRuntime({ tools: [asking], approve, approvalTimeoutMs: 20 }).run(`send({ n: 1 });\nsend({ n: 2 })`);
+      expect(r.status).toBe("blocked");
+      expect(r.error?.message).toBe("no answer within 20 ms, so not approved: send(n: 1) needs approval: check");
+      expect(r.calls).toHaveLength(1);
+      expect(r.calls[0]).toMatchObject({ tool: "send", decision: "ask", approved: false });
+    }
+    // The late answers arrive after the runs ended and change nothing.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ran).toBe(0);
+    const quick = await createRuntime({ tools: [asking], approve: async () => true, approvalTimeoutMs: 1000 }).run(`send({ n: 1 })`);
+    expect(quick.status).toBe("completed");
+    expect(ran).toBe(1);
+  });
+
   it("a malformed `previous` is a failed run with a clear error, not a throw", async () => {
     const rt = createRuntime({ tools: [trustedSource({ a: 1 })] });
     for (const previous of [{ calls: 5 }, { calls: [null] }, 3]) {
@@ -298,6 +317,8 @@ describe("bad configuration is a clear error when the runtime is made", () => {
     [{ limits: { steps: "100" } }, /limits\.steps must be a positive number/],
     [{ limits: { step: 100 } }, /limits\.step is not a limit/],
     [{ approve: true }, /approve must be a function/],
+    [{ approvalTimeoutMs: 0 }, /approvalTimeoutMs must be a positive number/],
+    [{ approvalTimeoutMs: "5" }, /approvalTimeoutMs must be a positive number/],
     [{ quarantined: {} }, /quarantined must be a model/],
     [{ tools: [defineTool({ name: "t", description: "", parameters: { type: "object", properties: { a: { type: 5 } } }, run: () => 1 })] }, /parameters schema of t cannot be used: invalid JSON Schema/],
     [{ tools: [defineTool({ name: "t", description: "", parameters: { type: "object", properties: { a: { type: "string", pattern: "(?=a)a" } } }, run: () => 1 })] }, /cannot run on RE2/],

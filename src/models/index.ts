@@ -28,7 +28,7 @@ export { withMeter, currentMeter } from "./meter-context.js";
 export { DEFAULT_PRICES, costOf, priceOf } from "./prices.js";
 export type { ModelPrice, PriceTable } from "./prices.js";
 export { plannerSystemPrompt, toolDeclaration } from "./planner-prompt.js";
-export { extractProgram, failureTurn } from "./planner-messages.js";
+export { extractProgram, failureTurn, messageIsTrusted } from "./planner-messages.js";
 export { MESSAGE_WORDS, shownMessage, type PlannerKnows } from "./planner-feedback.js";
 export { typeText as schemaToTypeScript } from "./schema-to-ts.js";
 export { READER_SYSTEM_PROMPT } from "./reader-output.js";

@@ -18,6 +18,16 @@ export function formatCorrection(problem: string): string {
 }
 
 /**
+ * True when the runtime's message of a failed run may be shown to whoever wrote the program:
+ * labelled trusted and public, and made of words that writer already has (see
+ * {@link shownMessage}). Without `knows`, only sluice's own error vocabulary counts as known,
+ * so pass the program and the tools where they are at hand.
+ */
+export function messageIsTrusted(error: RunError, knows: PlannerKnows = {}): boolean {
+  return shownMessage(error, knows) !== undefined;
+}
+
+/**
  * The feedback turn after a failed run, built from the program text and fixed strings: the kind,
  * line and column, the failing line of the planner's own program, and the runtime's message
  * only when {@link shownMessage} lets it through (trusted, public, and made of words the planner

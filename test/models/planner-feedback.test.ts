@@ -9,7 +9,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { Label } from "../../src/labels/index.js";
 import { defineTool } from "../../src/tools/types.js";
 import { createRuntime } from "../../src/runtime/index.js";
-import { anthropicPlanner, createAgent, failureTurn } from "../../src/models/index.js";
+import { anthropicPlanner, createAgent, failureTurn, messageIsTrusted } from "../../src/models/index.js";
 import { startMessagesServer, type MessagesServer } from "../support/messages-server.js";
 
 let server: MessagesServer;
@@ -126,4 +126,14 @@ describe("failureTurn on its own: safe even when a label is wrong", () => {
   test("whole words only: a program that says \"every\" does not make \"eve\" known", () => {
     expect(failureTurn({ kind: "runtime", message: "eve is not defined", label: Label.trusted() }, { program: "every.thing" })).toContain("withheld");
   });
+
+  test("messageIsTrusted, for other writers of programs (sluice serve), applies both checks", () => {
+    const trusted = { kind: "runtime" as const, message: "TypeError: Cannot read properties of undefined (reading 'display')", label: Label.trusted() };
+    expect(messageIsTrusted(trusted, { program: "settings.display.size" })).toBe(true);
+    expect(messageIsTrusted(trusted)).toBe(false);
+    expect(messageIsTrusted({ ...trusted, message: `TypeError: ${BODY}` }, { program })).toBe(false);
+    expect(messageIsTrusted({ ...trusted, label: Label.untrusted("email:x") }, { program: "settings.display.size" })).toBe(false);
+    expect(messageIsTrusted({ kind: "syntax", message: "Unexpected token (1:4)" })).toBe(true);
+  });
 });
+

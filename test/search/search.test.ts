@@ -43,6 +43,38 @@ describe("searchTools", () => {
     expect(createToolIndex(set, { expansionWeight: 0 }).search("call off the meeting", 3)).toEqual([]);
   });
 
+  it("weighs tools whose name's verb does what the request asks above the others", () => {
+    const set = [tool("create_event", "Create a calendar event."), tool("list_events", "List calendar events."), tool("delete_event", "Delete a calendar event.")];
+    expect(searchTools(set, "show me the calendar events", 1)).toEqual(["list_events"]);
+    expect(searchTools(set, "new calendar event", 1)).toEqual(["create_event"]);
+    // A question reads, whatever verb follows ("am I booked" is not booking).
+    expect(searchTools(set, "am I booked for a calendar event friday?", 1)).toEqual(["list_events"]);
+    expect(createToolIndex(set, { intent: false }).search("show me the calendar events", 3)).toEqual(["create_event", "delete_event", "list_events"]);
+  });
+
+  it("reads paths, repositories, channels and links as names: their parts trigger no lexicon entry, their shape finds the parameter", () => {
+    const set = [
+      tool("chat_add_reaction", "Add a reaction emoji to a message.", { channel: { type: "string" }, emoji: { type: "string" } }),
+      tool("code_list_issues", "List issues.", { owner: { type: "string" }, repo: { type: "string" } }),
+      tool("local_list_issues", "List issues.", { project: { type: "string" } }),
+      tool("files_make", "Make one.", { path: { type: "string" } }),
+      tool("notes_make", "Make one.", { title: { type: "string" } }),
+      tool("web_get", "Get a page.", { url: { type: "string" } }),
+    ];
+    // "react" inside facebook/react is a repository's name, not a reaction.
+    expect(searchTools(set, "open issues in facebook/react", 2)).toEqual(["code_list_issues", "local_list_issues"]);
+    expect(createToolIndex(set, { identifiers: false }).search("open issues in facebook/react", 1)).toEqual(["chat_add_reaction"]);
+    expect(searchTools(set, "make ~/projects/scratch", 1)).toEqual(["files_make"]);
+    expect(searchTools(set, "what does https://example.com/blog say", 1)).toEqual(["web_get"]);
+  });
+
+  it("shares a lexicon entry's weight among the words it adds, so one ambiguous word does not outweigh the request", () => {
+    // "thumbs up" adds two words (reaction, emoji); the request's own word "message" must still count for more.
+    const set = [tool("chat_add_reaction", "Add a reaction emoji."), tool("chat_post_message", "Post a message.")];
+    expect(searchTools(set, "thumbs up message", 1, { shareExpansion: false, intent: false })).toEqual(["chat_add_reaction"]);
+    expect(searchTools(set, "thumbs up message", 1, { intent: false })).toEqual(["chat_post_message"]);
+  });
+
   it("returns at most k names, only of tools that share a term with the request", () => {
     expect(searchTools(tools, "send an email", 3)).toHaveLength(3);
     expect(searchTools(tools, "send an email", 0)).toEqual([]);
@@ -65,6 +97,8 @@ describe("searchTools", () => {
     expect(() => searchTools(tools, "x", 1.5)).toThrow(/k must be a non-negative integer/);
     const twice = [tool("a", "x"), tool("a", "y")];
     expect(() => searchTools(twice, "x", 1)).toThrow(/two tools are named a/);
+    expect(() => createToolIndex(tools, { intent: -1 })).toThrow(/intent must be a non-negative number or false/);
+    expect(() => createToolIndex(tools, { identifiers: "yes" as never })).toThrow(/identifiers must be a non-negative number or false/);
   });
 });
 
@@ -77,7 +111,7 @@ describe("retrieval quality on the labelled corpus (benchmarks/search)", () => {
   it("is a set of at least 120 requests over at least 60 tools, a third or more sharing no word with their tool", () => {
     expect(requests.length).toBeGreaterThanOrEqual(120);
     expect(tools.length).toBeGreaterThanOrEqual(60);
-    const bare = createToolIndex(tools, { lexicon: false });
+    const bare = createToolIndex(tools, { lexicon: false, identifiers: false });
     const disjoint = requests.filter((r) => !r.tools.some((t) => bare.rank(r.request).some((h) => h.name === t)));
     expect(disjoint.length / requests.length).toBeGreaterThanOrEqual(1 / 3);
   });

@@ -36,6 +36,7 @@ const RELATIVE_DAYS = "today|tonight|tomorrow|tmrw|yesterday|weekend|noon|midnig
 /** Patterns over the raw request, each with the kind it names. Order matters: the first claims the text. */
 const PATTERNS: ReadonlyArray<{ re: RegExp; kind: EntityKind }> = [
   { re: /\b(?:https?:\/\/|www\.)\S+/gi, kind: KINDS.url },
+  { re: /\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|ai|app|co|edu|gov|info|me|xyz|uk|de|fr|eu)\b(?:\/[^\s?,;!]*)?/gi, kind: KINDS.url },
   { re: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g, kind: KINDS.email },
   { re: /(?:^|\s)(?:~|\.{1,2})?\/[\w./-]*|\b[\w-]+(?:\/[\w.-]+)*\/(?=\s|$|[?,;!])/g, kind: KINDS.path },
   { re: new RegExp(`\\b[\\w-]+(?:\\/[\\w-]+)*\\.(?:${EXTENSIONS})\\b`, "gi"), kind: KINDS.path },
@@ -58,6 +59,8 @@ export interface RequestEntities {
   readonly cues: readonly string[];
   /** The request with every name blanked out, for the lexicon to read: its parts are not words. */
   readonly prose: string;
+  /** The names blanked out, as written. */
+  readonly names: readonly string[];
 }
 
 /**
@@ -67,15 +70,18 @@ export interface RequestEntities {
 export function requestEntities(request: string): RequestEntities {
   let prose = request;
   const kinds = new Set<string>();
+  const names: string[] = [];
   for (const { re, kind } of PATTERNS) {
     prose = prose.replace(re, (m) => {
       kinds.add(kind.kind);
-      return kind === KINDS.time ? m : " ".repeat(m.length);
+      if (kind === KINDS.time) return m;
+      names.push(m.trim());
+      return " ".repeat(m.length);
     });
   }
   const sorted = [...kinds].sort();
   const cueOf = new Map(Object.values(KINDS).map((k) => [k.kind, k.cue]));
-  return { kinds: sorted, cues: sorted.map((k) => cueOf.get(k)!), prose };
+  return { kinds: sorted, cues: sorted.map((k) => cueOf.get(k)!), prose, names };
 }
 
 /** Parameter names in the form the kinds match: lower-case words joined by `_` (`timeMin` → `time_min`). */

@@ -3,6 +3,7 @@ import type { Tool } from "../tools/types.js";
 import { parameterKinds, requestEntities } from "./entities.js";
 import { type Action, foreignVerbs, requestActions, toolActions } from "./intent.js";
 import { DEFAULT_LEXICON, type Lexicon, type PreparedLexicon, expand, prepareLexicon } from "./lexicon.js";
+import { spellOut } from "./shorthand.js";
 import { type TermOptions, terms, words } from "./text.js";
 
 /**
@@ -46,6 +47,14 @@ export interface ToolSearchOptions {
    * or 0 for none. Default 0.5.
    */
   identifiers?: number | false;
+  /** Spell out the shorthand people type ("appt", "ppl", "tmrw") before reading the request. Default true. */
+  shorthand?: boolean;
+  /**
+   * Weigh a tool by how well its server as a whole fits the request: its score is multiplied
+   * by `1 + servers × m / max`, where `m` is the mean score of the server's tools and `max` the
+   * best server's. Servers are those of `notes`. `false` or 0 for none. Default 0.5.
+   */
+  servers?: number | false;
 }
 
 /** A tool index built once, searched many times. */
@@ -134,7 +143,11 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
   const share = options.shareExpansion !== false;
   const intent = factorOption("intent", options.intent, 0.5);
   const identifiers = factorOption("identifiers", options.identifiers, 0.5);
+  const serverWeight = factorOption("servers", options.servers, 0.5);
   const traits = list.map((t) => traitsOf(t, notes));
+  const serverIds = list.map((t) => serverOf(t.name, notes).server);
+  const serverSize = new Map<string, number>();
+  for (const s of serverIds) if (s !== "") serverSize.set(s, (serverSize.get(s) ?? 0) + 1);
 
   // Documents are already turned into terms: minisearch only counts and scores them.
   const index = new MiniSearch<{ id: number }>({
@@ -154,10 +167,11 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
   );
 
   function plan(request: string): QueryPlan {
-    const own = [...new Set(terms(request, termOptions))];
+    const entities = identifiers > 0 ? requestEntities(request) : { kinds: [], cues: [], prose: request, names: [] };
+    const prose = options.shorthand === false ? entities.prose : spellOut(entities.prose);
+    const own = [...new Set(terms([prose, ...entities.names].join(" "), termOptions))];
     const ownSet = new Set(own);
-    const entities = identifiers > 0 ? requestEntities(request) : { kinds: [], cues: [], prose: request };
-    const added = lexicon === undefined ? new Map<string, number>() : expand(entities.prose, lexicon, ownSet, termOptions, weight, share);
+    const added = lexicon === undefined ? new Map<string, number>() : expand(prose, lexicon, ownSet, termOptions, weight, share);
     // A name's shape is said like a word: its kind's cue words join the expansion as an entry's would.
     for (const cue of entities.cues) {
       const ts = terms(cue, termOptions).filter((t) => !ownSet.has(t));
@@ -166,7 +180,7 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
     if (options.expandTerm !== undefined) {
       for (const w of words(request)) for (const x of options.expandTerm(w)) for (const t of terms(x, termOptions)) if (!ownSet.has(t) && !added.has(t)) added.set(t, weight);
     }
-    const actions = intent > 0 ? requestActions(entities.prose) : [];
+    const actions = intent > 0 ? requestActions(prose) : [];
     // A question only reads: the lexicon's verbs of doing ("book" adds "create") do not belong in it.
     if (actions.length === 1 && actions[0] === "read") for (const t of foreignVerbs(actions, termOptions.stem)) added.delete(t);
     return { own, added, actions, kinds: entities.kinds };
@@ -179,6 +193,21 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
     if (q.actions.length > 0) f *= actions.length === 0 ? 1 + intent / 2 : actions.some((a) => q.actions.includes(a)) ? 1 + intent : 1;
     if (q.kinds.length > 0) f *= 1 + (identifiers * q.kinds.filter((k) => kinds.has(k)).length) / q.kinds.length;
     return f;
+  }
+
+  /** Each server's factor: 1 + servers × (mean score of its tools) / (the best server's mean). */
+  function serverFits(hits: ReadonlyArray<{ id: number; score: number }>): Map<string, number> {
+    const out = new Map<string, number>();
+    if (serverWeight === 0 || serverSize.size === 0) return out;
+    const sums = new Map<string, number>();
+    for (const h of hits) {
+      const s = serverIds[h.id];
+      if (s !== "") sums.set(s, (sums.get(s) ?? 0) + h.score);
+    }
+    const means = [...sums].map(([s, sum]) => [s, sum / serverSize.get(s)!] as const);
+    const best = Math.max(0, ...means.map(([, m]) => m));
+    if (best > 0) for (const [s, m] of means) out.set(s, 1 + (serverWeight * m) / best);
+    return out;
   }
 
   function rank(request: string): Array<{ name: string; score: number; terms: string[] }> {
@@ -196,8 +225,9 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
       return f;
     };
     const hits = index.search({ queries, combineWith: "OR" }, { boostDocument: (id) => factor(id as number) });
+    const fits = serverFits(hits.map((h) => ({ id: h.id as number, score: h.score })));
     return hits
-      .map((h) => ({ name: list[h.id as number].name, score: h.score, terms: [...h.terms].sort() }))
+      .map((h) => ({ name: list[h.id as number].name, score: h.score * (fits.get(serverIds[h.id as number]) ?? 1), terms: [...h.terms].sort() }))
       .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 

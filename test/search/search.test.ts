@@ -66,6 +66,22 @@ describe("searchTools", () => {
     expect(createToolIndex(set, { identifiers: false }).search("open issues in facebook/react", 1)).toEqual(["chat_add_reaction"]);
     expect(searchTools(set, "make ~/projects/scratch", 1)).toEqual(["files_make"]);
     expect(searchTools(set, "what does https://example.com/blog say", 1)).toEqual(["web_get"]);
+    expect(searchTools(set, "what does competitor.com/pricing say", 1)).toEqual(["web_get"]);
+  });
+
+  it("spells out shorthand people type before reading the request", () => {
+    const set = [tool("calendar_find", "Find an appointment."), tool("people_find", "Find people.")];
+    expect(searchTools(set, "my next appt", 1)).toEqual(["calendar_find"]);
+    expect(createToolIndex(set, { shorthand: false }).search("my next appt", 1)).toEqual([]);
+    expect(searchTools(set, "which ppl", 1)).toEqual(["people_find"]);
+  });
+
+  it("weighs a tool by how well its server as a whole fits the request", () => {
+    // Two tools alike; one server has another tool for the same things, so its tool goes first.
+    const set = [tool("quux_get_gadget", "Get a gadget."), tool("zork_get_gadget", "Get a gadget."), tool("zork_list_gadgets", "List the gadgets."), tool("quux_read_doodad", "Read a doodad.")];
+    const notes = { zork: "Zork", quux: "Quux" };
+    expect(searchTools(set, "get the gadget", 2, { notes, servers: false })).toEqual(["quux_get_gadget", "zork_get_gadget"]);
+    expect(searchTools(set, "get the gadget", 1, { notes })).toEqual(["zork_get_gadget"]);
   });
 
   it("shares a lexicon entry's weight among the words it adds, so one ambiguous word does not outweigh the request", () => {

@@ -17,6 +17,7 @@ export type {
   ScriptedReader,
   ScriptedReaderOptions,
   ScriptedTurn,
+  SearchAnswer,
 } from "./scripted.js";
 export { adversarialReader, INJECTION_MARKERS } from "./adversarial.js";
 export type { AdversarialReader, AdversarialReaderOptions } from "./adversarial.js";
@@ -31,4 +32,6 @@ export { functionDeclarations, planLanguageRules, plannerSystemPrompt, plannerFi
 export { extractProgram, failureTurn } from "./planner-messages.js";
 export { typeText as schemaToTypeScript } from "./schema-to-ts.js";
 export { READER_SYSTEM_PROMPT } from "./reader-output.js";
-export type { ChatMessage, NamedReader, PlannerModel, PlannerRequest, PlannerResponse, TokenUsage } from "./types.js";
+export type { ChatMessage, NamedReader, PlannerModel, PlannerRequest, PlannerResponse, PlannerSearch, TokenUsage } from "./types.js";
+export { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./planner-search.js";
+export type { PlanningSearch } from "./planner-search.js";

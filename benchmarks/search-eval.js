@@ -15,16 +15,21 @@ const { tools, notes } = corpusTools(corpus);
 const wordnet = loadWordNet();
 const KS = [1, 3, 5, 10];
 
-const phase1 = { intent: false, identifiers: false, shareExpansion: false };
+// Each layer of phase 2 can be turned off; the phase-1 configuration has them all off.
+const phase1 = { shareExpansion: false, identifiers: false, intent: false, shorthand: false, servers: false };
 
 export const CONFIGS = [
   { label: "BM25 over name, terse description, parameter names", options: { ...phase1, stem: false, lexicon: false } },
   { label: "+ server notes", options: { ...phase1, stem: false, lexicon: false, notes } },
   { label: "+ stemming", options: { ...phase1, lexicon: false, notes } },
   { label: "+ stemming + raw WordNet synonyms (instead of the lexicon)", options: { ...phase1, lexicon: false, notes, expandTerm: wordnet } },
-  { label: "+ stemming + phase-1 lexicon (phase-1 default)", options: { ...phase1, notes } },
-  { label: "+ stemming + lexicon + raw WordNet synonyms", options: { notes, expandTerm: wordnet } },
-  { label: "sluice's default", options: { notes } },
+  { label: "+ lexicon (phase 1's default)", options: { ...phase1, notes } },
+  { label: "+ an entry's weight shared among its words", options: { ...phase1, notes, shareExpansion: true } },
+  { label: "+ names by shape (paths, repos, links, ...)", options: { ...phase1, notes, shareExpansion: true, identifiers: 0.5 } },
+  { label: "+ intent (the action of the request and of the tool's verb)", options: { ...phase1, notes, shareExpansion: true, identifiers: 0.5, intent: 0.5 } },
+  { label: "+ shorthand spelled out", options: { ...phase1, notes, shareExpansion: true, identifiers: 0.5, intent: 0.5, shorthand: true } },
+  { label: "+ server fit (sluice's default)", options: { notes } },
+  { label: "sluice's default + raw WordNet synonyms", options: { notes, expandTerm: wordnet } },
 ];
 
 /** The independent set's numeric id. */
@@ -42,7 +47,7 @@ function sharesNoWord(index, r) {
 }
 
 const pct = (x) => (100 * x).toFixed(1);
-const bare = createToolIndex(tools, { lexicon: false, intent: false, identifiers: false });
+const bare = createToolIndex(tools, { ...phase1, lexicon: false });
 const indexes = CONFIGS.map((c) => createToolIndex(tools, c.options));
 
 if (process.argv.includes("--summary")) {
@@ -59,7 +64,7 @@ if (process.argv.includes("--summary")) {
   const which = process.argv[process.argv.indexOf("--misses") + 1];
   const set = which === "odd" ? SETS[2][1] : which === "dev" ? SETS[0][1] : undefined;
   if (set === undefined) throw new Error("--misses dev|odd: the held-out sets are reported in aggregate only");
-  const index = indexes[indexes.length - 1];
+  const index = indexes[CONFIGS.findIndex((c) => c.label.includes("(sluice's default)"))];
   for (const r of set) {
     const got = index.search(r.request, 10);
     const at = Math.min(...r.tools.map((t) => (got.includes(t) ? got.indexOf(t) + 1 : Infinity)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createToolIndex, defineTool, scoreRetrieval, searchTools } from "../../src/index.js";
-import { notes, requests, tools } from "../support/search-corpus.js";
+import { independentRequests, notes, requests, tools } from "../support/search-corpus.js";
 
 function tool(name: string, description: string, properties: Record<string, unknown> = {}) {
   return defineTool({ name, description, parameters: { type: "object", properties }, run: () => null });
@@ -132,9 +132,12 @@ describe("retrieval quality on the labelled corpus (benchmarks/search)", () => {
     expect(disjoint.length / requests.length).toBeGreaterThanOrEqual(1 / 3);
   });
 
-  it("keeps its measured hit rate at 5: dev at least 0.9, held-out at least 0.85", () => {
-    expect(scoreRetrieval(retrieve, dev).hitRate[5]).toBeGreaterThanOrEqual(0.9);
-    expect(scoreRetrieval(retrieve, heldOut).hitRate[5]).toBeGreaterThanOrEqual(0.85);
+  it("keeps its measured hit rate at 5 on every set (README: 95.7, 96.6, 94.7 and 89.3)", () => {
+    const parity = (r: { id: number | string }) => Number(String(r.id).replace(/^\D+/, "")) % 2;
+    expect(scoreRetrieval(retrieve, dev).hitRate[5]).toBeGreaterThanOrEqual(0.94);
+    expect(scoreRetrieval(retrieve, heldOut).hitRate[5]).toBeGreaterThanOrEqual(0.94);
+    expect(scoreRetrieval(retrieve, independentRequests.filter((r) => parity(r) === 1)).hitRate[5]).toBeGreaterThanOrEqual(0.93);
+    expect(scoreRetrieval(retrieve, independentRequests.filter((r) => parity(r) === 0)).hitRate[5]).toBeGreaterThanOrEqual(0.88);
   });
 
   it("does better with the lexicon than with stemmed BM25 alone", () => {

@@ -1,6 +1,7 @@
 import { createToolIndex } from "../search/index.js";
 import type { Tool } from "../tools/types.js";
 import { plannerToolsBlock, toolDeclaration } from "./planner-prompt.js";
+import type { AgentToolSearch } from "./agent.js";
 import type { PlannerSearch } from "./types.js";
 
 /**
@@ -29,15 +30,6 @@ export const SEARCH_TOOL = {
     required: ["query"],
   },
 } as const;
-
-/** Tool search as createAgent takes it (see `AgentToolSearch` in agent.ts). */
-export interface ToolSearchSettings {
-  k?: number;
-  offer?: (tool: Tool<any, any>) => boolean;
-  notes?: Readonly<Record<string, string>>;
-  search?: (tools: readonly Tool<any, any>[], request: string, k: number) => readonly string[];
-  maxSearches?: number;
-}
 
 /** One search the planner made, for the record. */
 export interface PlanningSearch {
@@ -75,7 +67,7 @@ function searchHint(max: number): string {
 }
 
 /** Builds tool search over a runtime's tools, as `createAgent({ toolSearch })` is given it. */
-export function plannerToolSearch(tools: readonly Tool<any, any>[], settings: ToolSearchSettings): PlannerToolSearch {
+export function plannerToolSearch(tools: readonly Tool<any, any>[], settings: AgentToolSearch): PlannerToolSearch {
   if (settings === null || typeof settings !== "object") throw new TypeError("createAgent: toolSearch must be an object");
   const k = nonNegativeInt("k", settings.k, 8);
   const maxSearches = nonNegativeInt("maxSearches", settings.maxSearches, 2);

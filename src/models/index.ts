@@ -21,6 +21,9 @@ export type {
 } from "./scripted.js";
 export { adversarialReader, INJECTION_MARKERS } from "./adversarial.js";
 export type { AdversarialReader, AdversarialReaderOptions } from "./adversarial.js";
+export { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./planner-search.js";
+export type { PlanningSearch } from "./planner-search.js";
+export type { PlannerSearch } from "./types.js";
 export { recordReplay } from "./record-replay.js";
 export type { RecordMode, RecordReplayOptions } from "./record-replay.js";
 export { createUsageMeter, estimateTokens, BudgetExceededError } from "./usage.js";
@@ -32,6 +35,4 @@ export { functionDeclarations, planLanguageRules, plannerSystemPrompt, plannerFi
 export { extractProgram, failureTurn } from "./planner-messages.js";
 export { typeText as schemaToTypeScript } from "./schema-to-ts.js";
 export { READER_SYSTEM_PROMPT } from "./reader-output.js";
-export type { ChatMessage, NamedReader, PlannerModel, PlannerRequest, PlannerResponse, PlannerSearch, TokenUsage } from "./types.js";
-export { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./planner-search.js";
-export type { PlanningSearch } from "./planner-search.js";
+export type { ChatMessage, NamedReader, PlannerModel, PlannerRequest, PlannerResponse, TokenUsage } from "./types.js";

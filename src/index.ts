@@ -34,6 +34,7 @@ export {
   mcpSinkPolicy,
   sendingIsReading,
   sluiceToolName,
+  mcpOffer,
   IFC_META_KEY,
   PARTS_META_KEY,
 } from "./mcp/index.js";

@@ -3,8 +3,8 @@ import type { Tool } from "../tools/types.js";
 import { previousFor } from "./agent-ledger.js";
 import { meteredCall, withMeter } from "./meter-context.js";
 import { extractProgram, failureTurn, formatCorrection, programTurn, requestTurn } from "./planner-messages.js";
-import { plannerFixedPrompt, plannerSystemPrompt, plannerToolsBlock } from "./planner-prompt.js";
-import { createToolIndex } from "../search/index.js";
+import { plannerFixedPrompt, plannerSystemPrompt } from "./planner-prompt.js";
+import { plannerToolSearch, SEARCH_TOOL, type PlanningSearch, type SearchSession } from "./planner-search.js";
 import type { PriceTable } from "./prices.js";
 import type { ChatMessage, PlannerModel, PlannerResponse } from "./types.js";
 import {
@@ -42,6 +42,12 @@ export interface AgentToolSearch {
   notes?: Readonly<Record<string, string>>;
   /** The retriever. Default: `searchTools` with `notes`, over an index built once per agent. */
   search?: (tools: readonly Tool<any, any>[], request: string, k: number) => readonly string[];
+  /**
+   * Searches the planner may make before writing its program, per request: it is offered a
+   * `search_tools({ query })` tool, answered with the declarations of up to `k` more offered
+   * tools. Each is a planner call, counted in the usage and the budget. 0 for none. Default 2.
+   */
+  maxSearches?: number;
 }
 
 /** Options of {@link createAgent}. */
@@ -94,6 +100,8 @@ export interface AgentResult {
   usage: UsageReport;
   /** The planner's conversation, for audit. It holds trusted text only. */
   transcript: ChatMessage[];
+  /** With tool search: the searches the planner made while planning, in order. */
+  searches?: PlanningSearch[];
 }
 
 /** An agent made by {@link createAgent}. */
@@ -135,37 +143,42 @@ export function createAgent(options: AgentOptions): Agent {
   const maxFormatRetries = positiveInt("maxFormatRetries", options.maxFormatRetries, 2, 0);
   const search = options.toolSearch;
   const system = search === undefined ? plannerSystemPrompt(runtime.tools ?? []) : plannerFixedPrompt();
-  const offered = (runtime.tools ?? []).filter((t) => search?.offer?.(t) ?? true);
-  const index = search !== undefined && search.search === undefined ? createToolIndex(offered, { notes: search.notes }) : undefined;
-  const chooseTools = (request: string): string | undefined => {
-    if (search === undefined) return undefined;
-    const k = search.k ?? 8;
-    const names = new Set(index !== undefined ? index.search(request, k) : search.search!(offered, request, k));
-    return plannerToolsBlock(offered.filter((t) => names.has(t.name)));
-  };
+  const toolSearch = search === undefined ? undefined : plannerToolSearch(runtime.tools ?? [], search);
   createUsageMeter({ prices: options.prices, budget: options.budget }); // checks them now, not at the first run
 
-  async function askPlanner(messages: readonly ChatMessage[], meter: UsageMeter, tools: string | undefined): Promise<PlannerResponse> {
-    const text = system + (tools ?? "") + messages.map((m) => m.content).join("");
+  async function askPlanner(messages: readonly ChatMessage[], meter: UsageMeter, session: SearchSession | undefined): Promise<PlannerResponse> {
+    const tools = session?.block;
+    const searchTool = session?.canSearch === true;
+    const text = system + (tools ?? "") + (searchTool ? JSON.stringify(SEARCH_TOOL) : "") + messages.map((m) => m.content).join("");
     const inputTokens = estimateTokens(text) + messages.length * MESSAGE_OVERHEAD_TOKENS + REQUEST_OVERHEAD_TOKENS;
     const estimate = { model: planner.model, role: "planner", inputTokens, maxTokens: planner.maxTokens };
     return meteredCall(estimate, meter, async ({ signal }) => {
-      const response = await planner.complete(tools === undefined ? { system, messages: [...messages], signal } : { system, tools, messages: [...messages], signal });
+      const request = tools === undefined ? { system, messages: [...messages], signal } : { system, tools, ...(searchTool ? { searchTool } : {}), messages: [...messages], signal };
+      const response = await planner.complete(request);
       return { value: response, usage: response.usage };
     });
   }
 
-  async function obtainProgram(messages: ChatMessage[], meter: UsageMeter, tools: string | undefined): Promise<Got> {
+  async function obtainProgram(messages: ChatMessage[], meter: UsageMeter, session: SearchSession | undefined): Promise<Got> {
     let problem = "";
     for (let turn = 0; turn <= maxFormatRetries; turn++) {
       let response: PlannerResponse;
       try {
-        response = await askPlanner(messages, meter, tools);
+        response = await askPlanner(messages, meter, session);
       } catch (err) {
         if (err instanceof BudgetExceededError) return { ok: false, stop: budgetStop(err) };
         return { ok: false, stop: { reason: "model-error", message: (err as Error)?.message ?? String(err) } };
       }
       if (response.stopReason === "refusal") return { ok: false, stop: { reason: "model-error", message: "the planner refused to answer" } };
+      if (response.search !== undefined && session?.canSearch === true) {
+        // A search is answered and the planner asked again; past the limit it counts as a wasted answer.
+        const reply = session.answer(response.search);
+        messages.push({ role: "assistant", content: response.text, search: response.search });
+        messages.push({ role: "user", content: reply.text, searchResult: reply.isError ? { id: response.search.id, isError: true } : { id: response.search.id } });
+        if (!reply.isError) turn -= 1;
+        problem = `the planner kept searching for tools instead of writing the program`;
+        continue;
+      }
       const extracted = extractProgram(response.text);
       if (extracted.ok) {
         messages.push({ role: "assistant", content: programTurn(extracted.program) });
@@ -193,13 +206,14 @@ export function createAgent(options: AgentOptions): Agent {
   async function loop(request: string, meter: UsageMeter): Promise<AgentResult> {
     const messages: ChatMessage[] = [{ role: "user", content: requestTurn(request) }];
     const attempts: AgentAttempt[] = [];
-    const tools = chooseTools(request);
+    const session = toolSearch?.start(request);
     const finish = (status: AgentResult["status"], stop: Stop): AgentResult => {
       const last = attempts[attempts.length - 1];
-      return { status, stop, program: last?.program, result: last?.result, attempts, usage: meter.report(), transcript: messages };
+      const result: AgentResult = { status, stop, program: last?.program, result: last?.result, attempts, usage: meter.report(), transcript: messages };
+      return session === undefined ? result : { ...result, searches: session.searches };
     };
     for (let run = 1; ; run++) {
-      const got = await obtainProgram(messages, meter, tools);
+      const got = await obtainProgram(messages, meter, session);
       if (!got.ok) return finish("failed", got.stop);
       const outcome = await execute(got.program, attempts, meter);
       if (!("status" in outcome)) return finish("failed", outcome);

@@ -17,9 +17,13 @@ export type {
   ScriptedReader,
   ScriptedReaderOptions,
   ScriptedTurn,
+  SearchAnswer,
 } from "./scripted.js";
 export { adversarialReader, INJECTION_MARKERS } from "./adversarial.js";
 export type { AdversarialReader, AdversarialReaderOptions } from "./adversarial.js";
+export { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./planner-search.js";
+export type { PlanningSearch } from "./planner-search.js";
+export type { PlannerSearch } from "./types.js";
 export { recordReplay } from "./record-replay.js";
 export type { RecordMode, RecordReplayOptions } from "./record-replay.js";
 export { createUsageMeter, estimateTokens, BudgetExceededError } from "./usage.js";

@@ -157,20 +157,20 @@ function contains(haystack: readonly string[], needle: Phrase): boolean {
 }
 
 /**
- * The terms the lexicon adds to a request: the tool words of every entry one of whose phrases
- * the request contains, minus the request's own terms, each once, in a fixed order.
+ * The terms the lexicon adds to a request, with their weights against 1 for a word of the
+ * request: the tool words of every entry one of whose phrases the request contains, minus the
+ * request's own terms. With `share`, an entry's words share its weight (an entry stands for the
+ * one thing the person said, however many tool words it lists) and a term two entries add keeps
+ * the larger weight; without, every added term weighs `weight`.
  */
-export function expand(request: string, lexicon: PreparedLexicon, own: ReadonlySet<string>, options: TermOptions): string[] {
+export function expand(request: string, lexicon: PreparedLexicon, own: ReadonlySet<string>, options: TermOptions, weight = 1, share = false): Map<string, number> {
   const stems = words(request).map((w) => stemmer(w));
-  const added = new Set<string>();
+  const added = new Map<string, number>();
   for (const rule of lexicon.rules) {
     if (!contains(stems, rule.phrase)) continue;
-    for (const m of rule.means) {
-      for (const w of words(m)) {
-        const t = term(w, options);
-        if (t !== undefined && !own.has(t)) added.add(t);
-      }
-    }
+    const ts = rule.means.flatMap((m) => words(m)).map((w) => term(w, options)).filter((t): t is string => t !== undefined && !own.has(t));
+    const each = share ? weight / Math.max(ts.length, 1) : weight;
+    for (const t of ts) added.set(t, Math.max(added.get(t) ?? 0, each));
   }
-  return [...added].sort();
+  return new Map([...added].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }

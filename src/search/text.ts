@@ -11,10 +11,13 @@ const STOPWORDS: ReadonlySet<string> = new Set(eng);
 /**
  * Splits text into lower-case words: at anything that is not a letter or digit, between a
  * lower-case letter or digit and a capital (`calendarId`), and before the last capital of a run
- * (`HTTPServer`), so `create_pull_request`, `createPullRequest` and "create pull request" agree.
+ * (`HTTPServer`), so `create_pull_request`, `createPullRequest` and "create pull request" agree;
+ * a plural acronym ("PRs") stays one word.
  */
 export function words(text: string): string[] {
-  const spaced = text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+  // A plural acronym is one word: "PRs", "URLs", "IDs" (not "P" and "Rs").
+  const plurals = text.replace(/\b([A-Z]{2,})s\b/g, (m) => m.toLowerCase());
+  const spaced = plurals.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
   return spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
 }
 

@@ -1,6 +1,9 @@
 import MiniSearch from "minisearch";
 import type { Tool } from "../tools/types.js";
+import { parameterKinds, requestEntities } from "./entities.js";
+import { type Action, foreignVerbs, requestActions, toolActions } from "./intent.js";
 import { DEFAULT_LEXICON, type Lexicon, type PreparedLexicon, expand, prepareLexicon } from "./lexicon.js";
+import { spellOut } from "./shorthand.js";
 import { type TermOptions, terms, words } from "./text.js";
 
 /**
@@ -26,6 +29,32 @@ export interface ToolSearchOptions {
   expandTerm?: (term: string) => readonly string[];
   /** Field weights. Defaults: name 2, description 1, parameters 0.5, note 0.25. */
   fields?: Partial<Record<"name" | "description" | "parameters" | "note", number>>;
+  /**
+   * Share each lexicon entry's weight among the tool words it adds (one thing said, however
+   * many words it lists), so one ambiguous word cannot outweigh the rest of the request. Default true.
+   */
+  shareExpansion?: boolean;
+  /**
+   * Weigh tools whose name's verb does what the request asks (read, create, update, delete,
+   * send) above those that do something else: their score is multiplied by `1 + intent`
+   * (by `1 + intent / 2` when the tool's name has no known verb). `false` or 0 for none. Default 0.5.
+   */
+  intent?: number | false;
+  /**
+   * Read the names a request gives by shape (paths, `owner/repo`, `#channel`, `@user`,
+   * addresses, links, dates, amounts) as names: their parts do not trigger the lexicon, and a
+   * tool with parameters that take them scores up to `1 + identifiers` times higher. `false`
+   * or 0 for none. Default 0.5.
+   */
+  identifiers?: number | false;
+  /** Spell out the shorthand people type ("appt", "ppl", "tmrw") before reading the request. Default true. */
+  shorthand?: boolean;
+  /**
+   * Weigh a tool by how well its server as a whole fits the request: its score is multiplied
+   * by `1 + servers × m / max`, where `m` is the mean score of the server's tools and `max` the
+   * best server's. Servers are those of `notes`. `false` or 0 for none. Default 0.5.
+   */
+  servers?: number | false;
 }
 
 /** A tool index built once, searched many times. */
@@ -39,22 +68,40 @@ export interface ToolIndex {
 const DEFAULT_FIELDS = { name: 2, description: 1, parameters: 0.5, note: 0.25 };
 const FIELD_NAMES = ["name", "description", "parameters", "note"] as const;
 
-function parameterNames(tool: Tool<any, any>): string {
-  const props = (tool.parameters as { properties?: unknown }).properties;
-  return props !== null && typeof props === "object" ? Object.keys(props).join(" ") : "";
-}
-
-/** The note of the server whose `<server>_` is the longest prefix of the tool's name. */
-function noteFor(name: string, notes: Readonly<Record<string, string>>): string {
-  let best = "";
+/** The server whose `<server>_` is the longest prefix of the tool's name, and its note. */
+function serverOf(name: string, notes: Readonly<Record<string, string>>): { server: string; note: string } {
+  let server = "";
   let note = "";
-  for (const [server, text] of Object.entries(notes)) {
-    if (name.startsWith(`${server}_`) && server.length > best.length) {
-      best = server;
+  for (const [s, text] of Object.entries(notes)) {
+    if (name.startsWith(`${s}_`) && s.length > server.length) {
+      server = s;
       note = text;
     }
   }
-  return note;
+  return { server, note };
+}
+
+function parameterList(tool: Tool<any, any>): string[] {
+  const props = (tool.parameters as { properties?: unknown }).properties;
+  return props !== null && typeof props === "object" ? Object.keys(props) : [];
+}
+
+function factorOption(name: string, value: number | false | undefined, dflt: number): number {
+  const v = value === false ? 0 : value ?? dflt;
+  if (typeof v !== "number" || !(v >= 0)) throw new TypeError(`searchTools: ${name} must be a non-negative number or false, got ${JSON.stringify(value)}`);
+  return v;
+}
+
+/** What the re-rank knows of each tool: the actions its name's verb does, the kinds its parameters take. */
+interface ToolTraits {
+  actions: Action[];
+  kinds: Set<string>;
+}
+
+function traitsOf(tool: Tool<any, any>, notes: Readonly<Record<string, string>>): ToolTraits {
+  const { server } = serverOf(tool.name, notes);
+  const nameWords = words(server === "" ? tool.name : tool.name.slice(server.length + 1));
+  return { actions: toolActions(nameWords), kinds: parameterKinds(parameterList(tool)) };
 }
 
 function checkTools(tools: unknown): readonly Tool<any, any>[] {
@@ -79,7 +126,9 @@ function checkK(k: unknown): number {
 
 interface QueryPlan {
   own: string[];
-  added: string[];
+  added: Map<string, number>;
+  actions: Action[];
+  kinds: readonly string[];
 }
 
 /** Builds a BM25 index over the tools' declarations. */
@@ -91,6 +140,14 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
   if (typeof weight !== "number" || !(weight >= 0)) throw new TypeError(`searchTools: expansionWeight must be a non-negative number, got ${JSON.stringify(weight)}`);
   const boost = { ...DEFAULT_FIELDS, ...options.fields };
   const notes = options.notes ?? {};
+  const share = options.shareExpansion !== false;
+  const intent = factorOption("intent", options.intent, 0.5);
+  const identifiers = factorOption("identifiers", options.identifiers, 0.5);
+  const serverWeight = factorOption("servers", options.servers, 0.5);
+  const traits = list.map((t) => traitsOf(t, notes));
+  const serverIds = list.map((t) => serverOf(t.name, notes).server);
+  const serverSize = new Map<string, number>();
+  for (const s of serverIds) if (s !== "") serverSize.set(s, (serverSize.get(s) ?? 0) + 1);
 
   // Documents are already turned into terms: minisearch only counts and scores them.
   const index = new MiniSearch<{ id: number }>({
@@ -104,31 +161,73 @@ export function createToolIndex(tools: readonly Tool<any, any>[], options: ToolS
       id,
       name: terms(tool.name, termOptions).join(" "),
       description: terms(tool.description ?? "", termOptions).join(" "),
-      parameters: terms(parameterNames(tool), termOptions).join(" "),
-      note: terms(noteFor(tool.name, notes), termOptions).join(" "),
+      parameters: terms(parameterList(tool).join(" "), termOptions).join(" "),
+      note: terms(serverOf(tool.name, notes).note, termOptions).join(" "),
     })),
   );
 
   function plan(request: string): QueryPlan {
-    const own = [...new Set(terms(request, termOptions))];
+    const entities = identifiers > 0 ? requestEntities(request) : { kinds: [], cues: [], prose: request, names: [] };
+    const prose = options.shorthand === false ? entities.prose : spellOut(entities.prose);
+    const own = [...new Set(terms([prose, ...entities.names].join(" "), termOptions))];
     const ownSet = new Set(own);
-    const added = new Set(lexicon === undefined ? [] : expand(request, lexicon, ownSet, termOptions));
-    if (options.expandTerm !== undefined) {
-      for (const w of words(request)) for (const x of options.expandTerm(w)) for (const t of terms(x, termOptions)) if (!ownSet.has(t)) added.add(t);
+    const added = lexicon === undefined ? new Map<string, number>() : expand(prose, lexicon, ownSet, termOptions, weight, share);
+    // A name's shape is said like a word: its kind's cue words join the expansion as an entry's would.
+    for (const cue of entities.cues) {
+      const ts = terms(cue, termOptions).filter((t) => !ownSet.has(t));
+      for (const t of ts) added.set(t, Math.max(added.get(t) ?? 0, share ? weight / ts.length : weight));
     }
-    return { own, added: [...added].sort() };
+    if (options.expandTerm !== undefined) {
+      for (const w of words(request)) for (const x of options.expandTerm(w)) for (const t of terms(x, termOptions)) if (!ownSet.has(t) && !added.has(t)) added.set(t, weight);
+    }
+    const actions = intent > 0 ? requestActions(prose) : [];
+    // A question only reads: the lexicon's verbs of doing ("book" adds "create") do not belong in it.
+    if (actions.length === 1 && actions[0] === "read") for (const t of foreignVerbs(actions, termOptions.stem)) added.delete(t);
+    return { own, added, actions, kinds: entities.kinds };
+  }
+
+  /** How much a tool's traits fit the request: a factor of at least 1. */
+  function fit(id: number, q: QueryPlan): number {
+    const { actions, kinds } = traits[id];
+    let f = 1;
+    if (q.actions.length > 0) f *= actions.length === 0 ? 1 + intent / 2 : actions.some((a) => q.actions.includes(a)) ? 1 + intent : 1;
+    if (q.kinds.length > 0) f *= 1 + (identifiers * q.kinds.filter((k) => kinds.has(k)).length) / q.kinds.length;
+    return f;
+  }
+
+  /** Each server's factor: 1 + servers × (mean score of its tools) / (the best server's mean). */
+  function serverFits(hits: ReadonlyArray<{ id: number; score: number }>): Map<string, number> {
+    const out = new Map<string, number>();
+    if (serverWeight === 0 || serverSize.size === 0) return out;
+    const sums = new Map<string, number>();
+    for (const h of hits) {
+      const s = serverIds[h.id];
+      if (s !== "") sums.set(s, (sums.get(s) ?? 0) + h.score);
+    }
+    const means = [...sums].map(([s, sum]) => [s, sum / serverSize.get(s)!] as const);
+    const best = Math.max(0, ...means.map(([, m]) => m));
+    if (best > 0) for (const [s, m] of means) out.set(s, 1 + (serverWeight * m) / best);
+    return out;
   }
 
   function rank(request: string): Array<{ name: string; score: number; terms: string[] }> {
     if (typeof request !== "string") throw new TypeError("searchTools: the request must be a string");
-    const { own, added } = plan(request);
-    const queries: Array<string | { queries: string[]; boostTerm: () => number }> = [];
-    if (own.length > 0) queries.push(own.join(" "));
-    if (added.length > 0 && weight > 0) queries.push({ queries: [added.join(" ")], boostTerm: () => weight });
+    const q = plan(request);
+    const queries: Array<string | { queries: string[]; boostTerm: (t: string) => number }> = [];
+    if (q.own.length > 0) queries.push(q.own.join(" "));
+    const added = [...q.added].filter(([, w]) => w > 0);
+    if (added.length > 0) queries.push({ queries: [added.map(([t]) => t).join(" ")], boostTerm: (t) => q.added.get(t) ?? 0 });
     if (queries.length === 0) return [];
-    const hits = index.search({ queries, combineWith: "OR" });
+    const factors = new Map<number, number>();
+    const factor = (id: number): number => {
+      let f = factors.get(id);
+      if (f === undefined) factors.set(id, (f = fit(id, q)));
+      return f;
+    };
+    const hits = index.search({ queries, combineWith: "OR" }, { boostDocument: (id) => factor(id as number) });
+    const fits = serverFits(hits.map((h) => ({ id: h.id as number, score: h.score })));
     return hits
-      .map((h) => ({ name: list[h.id as number].name, score: h.score, terms: [...h.terms].sort() }))
+      .map((h) => ({ name: list[h.id as number].name, score: h.score * (fits.get(serverIds[h.id as number]) ?? 1), terms: [...h.terms].sort() }))
       .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 

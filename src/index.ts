@@ -23,4 +23,6 @@ export type {
 } from "./runtime/index.js";
 export { ProgramError } from "./language/errors.js";
 export * from "./policy/index.js";
+export { checkPlan, planFeedback } from "./plancheck/index.js";
+export type { PlanCheck, PlanCheckOptions, PlanFinding } from "./plancheck/index.js";
 export * from "./models/index.js";

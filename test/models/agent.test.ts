@@ -137,7 +137,7 @@ describe("createAgent", () => {
     const usage = { input: 1000, cacheRead: 0, cacheWrite: 0, output: 200 };
     const planner = scriptedPlanner(["1", "2", "3", "4"], { model: "priced", maxTokens: 500, usage });
     const prices = { priced: { input: 10, output: 50 } };
-    const budget = { dollars: 0.12 };
+    const budget = { dollars: 0.15 };
     const out = await createAgent({ runtime, planner, prices, budget, maxRuns: 4 }).run("x");
     expect(out.stop.reason).toBe("budget");
     expect(out.stop.limit).toBe("dollars");

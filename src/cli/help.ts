@@ -36,8 +36,8 @@ Options:
                       the default of run), benign (answers plainly) or, for ask only,
                       anthropic (the default of ask).
   --approve yes|no    The answer when a policy asks a person. Default: no.
-  --model M           ask: the planner model. Default: claude-sonnet-4-5.
-  --reader-model M    ask: the reader model. Default: claude-haiku-4-5.
+  --model M           ask: the planner model. Default: claude-sonnet-5-5.
+  --reader-model M    ask: the reader model. Default: claude-haiku-5-5.
   --max-cost USD      ask: refuse any model call that could take the run over USD dollars.
   -h, --help          Show this help.
   --version           Print the version.

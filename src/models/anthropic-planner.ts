@@ -4,7 +4,7 @@ import type { PlannerModel, PlannerRequest, PlannerResponse } from "./types.js";
 
 /** Options of {@link anthropicPlanner}. */
 export interface AnthropicPlannerOptions extends AnthropicConnection {
-  /** Model identifier, e.g. `"claude-sonnet-4-5"`. */
+  /** Model identifier, e.g. `"claude-sonnet-5-5"`. */
   model: string;
   /** max_tokens of each call. Default 4096. */
   maxTokens?: number;

@@ -65,7 +65,7 @@ export interface RunRecord {
 }
 
 /** Default models for real-model runs. */
-export const DEFAULT_MODELS = Object.freeze({ planner: "claude-sonnet-4-5", reader: "claude-haiku-4-5" });
+export const DEFAULT_MODELS = Object.freeze({ planner: "claude-sonnet-5-5", reader: "claude-haiku-5-5" });
 
 function taskName(job: Job): string {
   const pair = job.injectionTask === undefined ? "" : ` × ${job.injectionTask}${job.attack ? ` (${job.attack})` : ""}`;

@@ -27,12 +27,23 @@ function partFact(tool: string, pattern: string, t: LabelTemplate): Fact {
   return declaredFact({ trusted: t.trusted !== false, readers: readersOf(t) }, origin);
 }
 
+/**
+ * What is certain of the whole result's label: everything the declaration says when it alone
+ * labels the result; with a label function of the tool's own, only what it states outright.
+ */
+function topFact(tool: Tool<any, any>): Fact | undefined {
+  const output = tool.output;
+  if (output === undefined) return undefined;
+  const exact = labelIsDeclared(tool);
+  const trusted = exact ? output.trusted === true : output.trusted !== false;
+  const stated: LabelTemplate = { trusted, readers: output.readers };
+  return declaredFact({ trusted, readers: readersOf(output) }, { what: `the result of ${tool.name}`, line: 0, why: why(stated, exact) });
+}
+
 /** The check's model of one tool. */
 export function toolModel(tool: Tool<any, any>): ToolModel {
   const output = tool.output;
-  const top = output !== undefined && labelIsDeclared(tool)
-    ? declaredFact({ trusted: output.trusted === true, readers: readersOf(output) }, { what: `the result of ${tool.name}`, line: 0, why: why(output, true) })
-    : undefined;
+  const top = topFact(tool);
   const parts: PartFact[] = Object.entries(output?.parts ?? {})
     .map(([p, t]) => ({ pattern: patternSegments(p), fact: partFact(tool.name, p, t) }))
     .filter((p) => p.fact !== NOTHING);

@@ -32,9 +32,10 @@ export interface LabelTemplate {
  * defaults to true there). A tool whose result is trusted as a whole but carries text someone
  * else wrote declares the whole as trusted and the text as an untrusted part.
  *
- * With a `label` function as well, that function gives the result's own label at run time and
- * must be at least as strict as this declaration, which the static plan check relies on; the
- * parts are applied either way.
+ * With a `label` function as well, that function gives the result's own label at run time, and
+ * what the declaration states outright (`trusted: false`, `readers`) must hold of every label it
+ * gives: the static plan check relies on it, and reads unstated fields as unknown. The parts
+ * are applied either way.
  */
 export interface OutputLabels extends LabelTemplate {
   parts?: Readonly<Record<string, LabelTemplate>>;

@@ -10,7 +10,7 @@ import { elementOf, readMember } from "./reads.js";
 import { runFunction } from "./analyze.js";
 import { checkSink } from "./sinks.js";
 import { contextOf, under, type Analysis, type Flow } from "./state.js";
-import { isBound, literal, lookupName, ofFact, tainted, UNKNOWN, type Abs, type Scope } from "./values.js";
+import { isBound, literal, ofFact, tainted, UNKNOWN, type Abs, type Scope } from "./values.js";
 
 /** The name under which programs reach the quarantined model. */
 export const QUERY = "query_ai_assistant";
@@ -176,9 +176,4 @@ function methodCall(a: Analysis, n: acorn.CallExpression, receiver: Abs, method:
   // A builtin of strings and arrays: its result joins the receiver and the arguments.
   const fact = joinFacts(receiver.fact, joinAllFacts(given.map((g) => g.fact)));
   return { ...ofFact(fact, GIVES_VALUE.has(method)), data: true };
-}
-
-/** The lookup of a name as a value, for callers that only need to know whether it is the program's. */
-export function programValue(scope: Scope, name: string): Abs | undefined {
-  return lookupName(scope, name);
 }

@@ -10,7 +10,7 @@
 import { checkProgram, parseProgram, ProgramError } from "../language/index.js";
 import { labelIsDeclared, type Tool } from "../tools/types.js";
 import { analyzeProgram } from "./analyze.js";
-import { describeFinding, planFeedback, type PlanFinding } from "./feedback.js";
+import { describeFinding, type PlanFinding } from "./feedback.js";
 import { prescan } from "./prescan.js";
 import type { Analysis, ToolModel } from "./state.js";
 import { toolModel } from "./tool-models.js";
@@ -55,10 +55,4 @@ export function checkPlan(source: string, tools: readonly Tool<any, any>[], opti
     .map((f) => describeFinding(f, trusted))
     .sort((x, y) => x.line - y.line || x.column - y.column);
   return { findings };
-}
-
-/** The planner's feedback for a program, or undefined when the check found nothing. */
-export function checkPlanFeedback(source: string, tools: readonly Tool<any, any>[]): string | undefined {
-  const { findings } = checkPlan(source, tools);
-  return findings.length === 0 ? undefined : planFeedback(findings);
 }

@@ -164,3 +164,48 @@ describe("planFeedback", () => {
     expect(text).toContain("answer with the same program");
   });
 });
+
+describe("checkPlan on plans as models write them, with the suites' tools", async () => {
+  const { suites } = await import("../../src/scenarios/index.js");
+  const toolsOf = (name: string) => {
+    const suite = suites.find((s) => s.name === name)!;
+    return suite.tools(structuredClone(suite.environment()));
+  };
+
+  it("a guard with an else on an untrusted listing: the send asks, and the advice says how to avoid it", () => {
+    const { findings } = checkPlan(
+      `const mails = search_emails({ query: "Sofia" });
+if (mails.length === 0) {
+  "No email from Sofia.";
+} else {
+  send_email({ to: ["sofia@harbor-studio.example"], subject: "Re: brief", body: "Thanks, got it!" });
+}`,
+      toolsOf("workspace"),
+    );
+    expect(findings.map((f) => [f.line, f.tool, f.decision, f.requirement])).toEqual([[5, "send_email", "ask", "trustedContext"]]);
+    expect(findings[0].advice).toContain("no `if`, loop or callback over the data around it");
+  });
+
+  it("an address the reader takes from an email asks, and names the email search", () => {
+    const { findings } = checkPlan(
+      `const [ticket] = search_emails({ query: "Design Systems Meetup" });
+const { address } = query_ai_assistant(\`Which address takes confirmations? \${ticket.body}\`, { type: "object", properties: { address: { type: "string" } }, required: ["address"] });
+await send_email({ to: [address], subject: "Design Systems Meetup", body: "Maya Okafor will attend." });`,
+      toolsOf("workspace"),
+    );
+    expect(findings.map((f) => [f.line, f.decision, f.argument])).toEqual([[3, "ask", "to"]]);
+    expect(findings[0].origin).toContain("the result of search_emails (line 1");
+    expect(findings[0].advice).toContain("get_contacts");
+  });
+
+  it("choices made on facts a service vouches for pass: nothing to report", () => {
+    const { findings } = checkPlan(
+      `const hotels = get_hotels({ city: "Paris" });
+const cheapest = hotels.reduce((a, b) => (b.price_per_night < a.price_per_night ? b : a));
+if (cheapest.price_per_night > 500) throw new Error("too expensive");
+reserve_hotel({ hotel: cheapest.name, check_in: "2025-06-10", check_out: "2025-06-13" });`,
+      toolsOf("travel"),
+    );
+    expect(findings).toEqual([]);
+  });
+});

@@ -26,3 +26,46 @@ export * from "./policy/index.js";
 export { checkPlan, planFeedback } from "./plancheck/index.js";
 export type { PlanCheck, PlanCheckOptions, PlanFinding } from "./plancheck/index.js";
 export * from "./models/index.js";
+export {
+  connectMcp,
+  McpConfigError,
+  McpConnectError,
+  McpToolError,
+  PinFileError,
+  readMcpConfig,
+  resolveMcpConfig,
+  mcpSinkPolicy,
+  sendingIsReading,
+  sluiceToolName,
+  IFC_META_KEY,
+  PARTS_META_KEY,
+} from "./mcp/index.js";
+export type {
+  McpConfig,
+  McpServerConfig,
+  McpToolOverride,
+  McpOptions,
+  McpConnection,
+  McpToolInfo,
+  McpServerInfo,
+  McpPinStatus,
+  McpPolicyName,
+  McpTrust,
+  LockFile,
+} from "./mcp/index.js";
+export type { ToolContext, RetryOptions, RateLimitOptions, BreakerOptions } from "./tools/types.js";
+export {
+  createCallLayer,
+  createAttemptBudget,
+  createKeyring,
+  idempotencyKey,
+  BudgetRefusal,
+  DEFAULT_RETRY,
+  isRetryable,
+  retryAfterOf,
+} from "./calls/index.js";
+export type { CallLayer, CallLayerOptions, CallRequest, CallOutcome, CallFailure, FailureKind, CallObserver, CallObservation, CallInfo, AttemptBudget, Keyring } from "./calls/index.js";
+export { otelCallObserver, startRunSpan, startChatSpan, traceDecision, traceparentOf, mcpToolAttributes, operatorFigures, passHatK, percentile } from "./tracing/index.js";
+export type { RunSpan, ChatSpan, DecisionInfo, TaskRun, OperatorFigures } from "./tracing/index.js";
+export * from "./a2a/index.js";
+export * from "./search/index.js";

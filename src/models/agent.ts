@@ -4,7 +4,8 @@ import { previousFor } from "./agent-ledger.js";
 import { createPlanChecker, planCheckRounds, type AgentPlanCheckOptions, type PlanCheckRecord } from "./agent-plancheck.js";
 import { meteredCall, withMeter } from "./meter-context.js";
 import { extractProgram, failureTurn, formatCorrection, programTurn, requestTurn, todayText } from "./planner-messages.js";
-import { plannerSystemPrompt } from "./planner-prompt.js";
+import { plannerFixedPrompt, plannerSystemPrompt, plannerToolsBlock } from "./planner-prompt.js";
+import { createToolIndex } from "../search/index.js";
 import type { PriceTable } from "./prices.js";
 import type { ChatMessage, PlannerModel, PlannerResponse } from "./types.js";
 import {
@@ -29,6 +30,22 @@ export interface AgentRuntime {
 
 /** Builds the runtime around the agent's reader. */
 export type RuntimeFactory = (options: { quarantined?: QuarantinedModel }) => AgentRuntime;
+
+/**
+ * Tool search in front of the planner: the planner's system prompt is then only the fixed part
+ * (the same bytes for every request, so the provider's cache hits) and the declarations of the
+ * `k` tools most relevant to the request follow it.
+ */
+export interface AgentToolSearch {
+  /** How many declarations the planner sees. Default 8. */
+  k?: number;
+  /** Which tools may be shown at all, e.g. only pinned or trusted ones. Default: every tool. */
+  offer?: (tool: Tool<any, any>) => boolean;
+  /** Server notes for the default retriever (see `ToolSearchOptions.notes`). */
+  notes?: Readonly<Record<string, string>>;
+  /** The retriever. Default: `searchTools` with `notes`, over an index built once per agent. */
+  search?: (tools: readonly Tool<any, any>[], request: string, k: number) => readonly string[];
+}
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
@@ -58,6 +75,8 @@ export interface AgentOptions {
   today?: Date | string | number;
   /** The static plan check before each program runs; `false` turns it off. Default: 2 rounds. */
   planCheck?: AgentPlanCheckOptions | false;
+  /** Show the planner only the tools a search finds for the request. Default: every tool. */
+  toolSearch?: AgentToolSearch;
 }
 
 /** Why an agent run ended. */
@@ -130,25 +149,34 @@ export function createAgent(options: AgentOptions): Agent {
   // A bad clock is a bad configuration: say so now, not at the first request.
   if (options.today !== undefined) todayText(options.today);
   if (runtime.now !== undefined) todayText(runtime.now);
-  const system = plannerSystemPrompt(runtime.tools ?? []);
+  const search = options.toolSearch;
+  const system = search === undefined ? plannerSystemPrompt(runtime.tools ?? []) : plannerFixedPrompt();
+  const offered = (runtime.tools ?? []).filter((t) => search?.offer?.(t) ?? true);
+  const index = search !== undefined && search.search === undefined ? createToolIndex(offered, { notes: search.notes }) : undefined;
+  const chooseTools = (request: string): string | undefined => {
+    if (search === undefined) return undefined;
+    const k = search.k ?? 8;
+    const names = new Set(index !== undefined ? index.search(request, k) : search.search!(offered, request, k));
+    return plannerToolsBlock(offered.filter((t) => names.has(t.name)));
+  };
   createUsageMeter({ prices: options.prices, budget: options.budget }); // checks them now, not at the first run
 
-  async function askPlanner(messages: readonly ChatMessage[], meter: UsageMeter): Promise<PlannerResponse> {
-    const text = system + messages.map((m) => m.content).join("");
+  async function askPlanner(messages: readonly ChatMessage[], meter: UsageMeter, tools: string | undefined): Promise<PlannerResponse> {
+    const text = system + (tools ?? "") + messages.map((m) => m.content).join("");
     const inputTokens = estimateTokens(text) + messages.length * MESSAGE_OVERHEAD_TOKENS + REQUEST_OVERHEAD_TOKENS;
     const estimate = { model: planner.model, role: "planner", inputTokens, maxTokens: planner.maxTokens };
     return meteredCall(estimate, meter, async ({ signal }) => {
-      const response = await planner.complete({ system, messages: [...messages], signal });
+      const response = await planner.complete(tools === undefined ? { system, messages: [...messages], signal } : { system, tools, messages: [...messages], signal });
       return { value: response, usage: response.usage };
     });
   }
 
-  async function obtainProgram(messages: ChatMessage[], meter: UsageMeter): Promise<Got> {
+  async function obtainProgram(messages: ChatMessage[], meter: UsageMeter, tools: string | undefined): Promise<Got> {
     let problem = "";
     for (let turn = 0; turn <= maxFormatRetries; turn++) {
       let response: PlannerResponse;
       try {
-        response = await askPlanner(messages, meter);
+        response = await askPlanner(messages, meter, tools);
       } catch (err) {
         if (err instanceof BudgetExceededError) return { ok: false, stop: budgetStop(err) };
         return { ok: false, stop: { reason: "model-error", message: (err as Error)?.message ?? String(err) } };
@@ -183,14 +211,16 @@ export function createAgent(options: AgentOptions): Agent {
     const messages: ChatMessage[] = [{ role: "user", content: requestTurn(request, today) }];
     const attempts: AgentAttempt[] = [];
     const checker = createPlanChecker(runtime.tools ?? [], checkRounds);
+    const tools = chooseTools(request);
     const finish = (status: AgentResult["status"], stop: Stop): AgentResult => {
       const last = attempts[attempts.length - 1];
       const usage = { ...meter.report(), planCheckRounds: checker.rounds };
       return { status, stop, program: last?.program, result: last?.result, attempts, usage, transcript: messages, planChecks: checker.records };
     };
     for (let run = 1; ; run++) {
-      const first = await obtainProgram(messages, meter);
-      const got = first.ok ? await checker.review(first.program, (feedback) => (messages.push({ role: "user", content: feedback }), obtainProgram(messages, meter))) : first;
+      const first = await obtainProgram(messages, meter, tools);
+      // The check reads every tool the runtime has: a program may call any of them.
+      const got = first.ok ? await checker.review(first.program, (feedback) => (messages.push({ role: "user", content: feedback }), obtainProgram(messages, meter, tools))) : first;
       if (!got.ok) return finish("failed", got.stop);
       const outcome = await execute(got.program, attempts, meter);
       if (!("status" in outcome)) return finish("failed", outcome);

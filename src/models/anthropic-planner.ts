@@ -29,7 +29,8 @@ export function anthropicPlanner(options: AnthropicPlannerOptions): PlannerModel
     const params: Anthropic.Messages.MessageCreateParamsNonStreaming = {
       model: options.model,
       max_tokens: maxTokens,
-      system: [{ type: "text", text: request.system, cache_control: cacheControl }],
+      // The cached block comes first and never changes with the request; chosen declarations follow it.
+      system: [{ type: "text", text: request.system, cache_control: cacheControl }, ...(request.tools ? [{ type: "text" as const, text: request.tools }] : [])],
       messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
     };
     try {

@@ -1,5 +1,5 @@
 export { createAgent } from "./agent.js";
-export type { Agent, AgentAttempt, AgentOptions, AgentResult, AgentRuntime, AgentStopReason, RuntimeFactory } from "./agent.js";
+export type { Agent, AgentAttempt, AgentToolSearch, AgentOptions, AgentResult, AgentRuntime, AgentStopReason, RuntimeFactory } from "./agent.js";
 export type { AgentPlanCheckOptions, PlanCheckRecord } from "./agent-plancheck.js";
 export { anthropicPlanner } from "./anthropic-planner.js";
 export type { AnthropicPlannerOptions } from "./anthropic-planner.js";
@@ -28,7 +28,7 @@ export type { Budget, BudgetLimit, CallEstimate, ModelUsage, Reservation, UsageM
 export { withMeter, currentMeter } from "./meter-context.js";
 export { DEFAULT_PRICES, costOf, priceOf } from "./prices.js";
 export type { ModelPrice, PriceTable } from "./prices.js";
-export { plannerSystemPrompt, toolDeclaration } from "./planner-prompt.js";
+export { functionDeclarations, planLanguageRules, plannerSystemPrompt, plannerFixedPrompt, plannerToolsBlock, toolDeclaration } from "./planner-prompt.js";
 export type { PlannerPromptOptions } from "./planner-prompt.js";
 export { EXTENDED_LANGUAGE, languageSection } from "./planner-language.js";
 export type { PlannerLanguage } from "./planner-language.js";

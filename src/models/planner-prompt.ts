@@ -59,16 +59,53 @@ export function toolDeclaration(tool: Tool<any, any>): string {
   return `${docComment(lines, "")}declare function ${tool.name}(args${optional}: ${argType}): ${returns};`;
 }
 
-/** Options of {@link plannerSystemPrompt}. */
+/** Options of {@link plannerSystemPrompt} and the other prompt builders. */
 export interface PlannerPromptOptions {
   /** Which language section; default by `EXTENDED_LANGUAGE`. */
   language?: PlannerLanguage;
 }
 
+function declarationsOf(tools: readonly Tool<any, any>[]): string {
+  const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return sorted.map(toolDeclaration).join("\n\n");
+}
+
+const FUNCTIONS_HEADING = "# Functions you can call\n\nDeclared in TypeScript for reading only: write plain JavaScript, without type annotations.";
+
+/**
+ * The TypeScript declarations of everything a program can call: the quarantined model and
+ * every tool, sorted by name, so the same tools in any order give the same bytes.
+ */
+export function functionDeclarations(tools: readonly Tool<any, any>[]): string {
+  const declarations = declarationsOf(tools);
+  return `${BUILTINS}${declarations ? "\n\n" + declarations : ""}`;
+}
+
+/**
+ * The language and the rules of a plan, as the planner is told them; for other writers of
+ * plans (an MCP host's agent calling `sluice serve`), who answer in a tool call instead.
+ */
+export function planLanguageRules(options: PlannerPromptOptions = {}): string {
+  return [languageSection(options.language), RULES].join("\n\n");
+}
+
 /** The full system prompt for a tool set. Same tools in any order -> same bytes. */
 export function plannerSystemPrompt(tools: readonly Tool<any, any>[], options: PlannerPromptOptions = {}): string {
-  const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const declarations = sorted.map(toolDeclaration).join("\n\n");
-  const functions = `# Functions you can call\n\nDeclared in TypeScript for reading only: write plain JavaScript, without type annotations.\n\n\`\`\`ts\n${BUILTINS}${declarations ? "\n\n" + declarations : ""}\n\`\`\``;
+  const functions = `${FUNCTIONS_HEADING}\n\n\`\`\`ts\n${functionDeclarations(tools)}\n\`\`\``;
   return [INTRO, FORMAT, languageSection(options.language), RULES, functions].join("\n\n") + "\n";
+}
+
+/**
+ * With tool search: the system prompt's fixed part, the same bytes for every request and tool
+ * set (language, rules, the built-in functions), so the provider's cache always hits.
+ */
+export function plannerFixedPrompt(options: PlannerPromptOptions = {}): string {
+  const functions = `${FUNCTIONS_HEADING}\n\n\`\`\`ts\n${BUILTINS}\n\`\`\``;
+  return [INTRO, FORMAT, languageSection(options.language), RULES, functions].join("\n\n") + "\n";
+}
+
+/** With tool search: the declarations chosen for one request, sent after the fixed part. */
+export function plannerToolsBlock(tools: readonly Tool<any, any>[]): string {
+  const declarations = declarationsOf(tools);
+  return `# Tools for this request\n\nThe tools found for this request; call only these (and the built-in functions above).\n\n\`\`\`ts\n${declarations}\n\`\`\`\n`;
 }

@@ -27,6 +27,11 @@ export interface ChatMessage {
 export interface PlannerRequest {
   /** The system prompt: language, rules and tool declarations. Byte-identical for one tool set. */
   system: string;
+  /**
+   * With tool search: the declarations chosen for this request, which follow `system` (itself
+   * then the fixed part, identical for every request). Absent without tool search.
+   */
+  tools?: string;
   /** The conversation so far: the user's request, earlier programs and trusted feedback. */
   messages: readonly ChatMessage[];
   /** Aborts the call when the run's wall-time budget runs out. */

@@ -23,6 +23,7 @@ const KINDS: Record<string, (detail: string) => string> = {
   review: (d) => `a review by ${d}`,
   user: (d) => `the user (${d})`,
   endorsed: (d) => `an endorsement by ${d}`,
+  mcp: (d) => `the MCP server ${d}`,
 };
 
 const CALL = /^([A-Za-z_$][\w$]*)#(\d+)(?::(.*))?$/;

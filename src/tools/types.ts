@@ -1,5 +1,8 @@
 import type { Label } from "../labels/index.js";
 import { checkOutput, declaredLabel, labelParts, type OutputLabels } from "./output.js";
+import { checkRateLimitOptions, checkRetryOptions, type RateLimitOptions, type RetryOptions, type ToolContext } from "./call-options.js";
+
+export type { BreakerOptions, RateLimitOptions, RetryOptions, ToolContext } from "./call-options.js";
 
 /** A JSON Schema object, as accepted by ajv. */
 export type JsonSchema = Record<string, unknown>;
@@ -68,8 +71,18 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
   output?: OutputLabels;
   /** Decides each call before it runs. */
   policy?: (call: ToolCall) => Decision;
-  /** Performs the call. Arguments are plain JSON; the result is plain JSON, possibly with labeled(...) parts. */
-  run: (args: A) => unknown | Promise<unknown>;
+  /**
+   * Performs the call. Arguments are plain JSON; the result is plain JSON, possibly with
+   * labeled(...) parts. `ctx` carries the idempotency key, the attempt's abort signal and its
+   * number (see {@link ToolContext}).
+   */
+  run: (args: A, ctx?: ToolContext) => unknown | Promise<unknown>;
+  /** How calls of this tool are retried; overrides the runtime's `retry` field by field. */
+  retry?: RetryOptions;
+  /** How fast this tool may be called. */
+  rateLimit?: RateLimitOptions;
+  /** Worst-case US dollars one attempt may cost (a paid API), checked against the budget before each attempt. */
+  costPerAttempt?: number;
 }
 
 /** A tool after {@link defineTool}: its spec with defaults filled in. */
@@ -116,6 +129,11 @@ export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolS
     throw new TypeError(`defineTool: name must be a JavaScript identifier, got ${JSON.stringify(spec.name)}`);
   }
   if (typeof spec.run !== "function") throw new TypeError(`defineTool(${spec.name}): run must be a function`);
+  if (spec.retry !== undefined) checkRetryOptions(`defineTool(${spec.name}).retry`, spec.retry);
+  if (spec.rateLimit !== undefined) checkRateLimitOptions(`defineTool(${spec.name}).rateLimit`, spec.rateLimit);
+  if (spec.costPerAttempt !== undefined && !(typeof spec.costPerAttempt === "number" && spec.costPerAttempt >= 0 && Number.isFinite(spec.costPerAttempt))) {
+    throw new TypeError(`defineTool(${spec.name}).costPerAttempt must be a non-negative number of dollars, got ${JSON.stringify(spec.costPerAttempt)}`);
+  }
   const parameters = spec.parameters ?? { type: "object", properties: {} };
   if (spec.output !== undefined) checkOutput(spec.name, spec.output);
   return Object.freeze({

@@ -229,7 +229,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (outcome.status === "blocked") return finish("blocked", { reason: "blocked", message: outcome.error?.message ?? "the run was blocked" });
       if (meter.exceeded !== undefined) return finish("failed", budgetStop(meter.exceeded));
       if (run >= maxRuns) return finish("failed", { reason: "attempts", message: `the program still failed after ${maxRuns} runs` });
-      messages.push({ role: "user", content: failureTurn(outcome.error) });
+      messages.push({ role: "user", content: failureTurn(outcome.error, { program: got.program, request, tools: runtime.tools }) });
     }
   }
 

@@ -36,3 +36,5 @@ export { extractProgram, failureTurn, requestTurn, todayText } from "./planner-m
 export { typeText as schemaToTypeScript } from "./schema-to-ts.js";
 export { READER_SYSTEM_PROMPT } from "./reader-output.js";
 export type { ChatMessage, NamedReader, PlannerModel, PlannerRequest, PlannerResponse, TokenUsage } from "./types.js";
+export { messageIsTrusted } from "./planner-messages.js";
+export { MESSAGE_WORDS, shownMessage, type PlannerKnows } from "./planner-feedback.js";

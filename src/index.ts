@@ -4,8 +4,9 @@
  */
 export { Label, joinAll, labeled, isLabeled } from "./labels/index.js";
 export type { Readers, LabelSpec, Labeled } from "./labels/index.js";
-export { defineTool, allow, deny, ask } from "./tools/types.js";
+export { defineTool, allow, deny, ask, labelIsDeclared } from "./tools/types.js";
 export type { Tool, ToolSpec, ToolCall, Decision, JsonSchema, Json } from "./tools/types.js";
+export type { OutputLabels, LabelTemplate } from "./tools/output.js";
 export { createRuntime, NotEnoughInformation, QUERY } from "./runtime/index.js";
 export type {
   Runtime,
@@ -22,6 +23,8 @@ export type {
 } from "./runtime/index.js";
 export { ProgramError } from "./language/errors.js";
 export * from "./policy/index.js";
+export { checkPlan, planFeedback } from "./plancheck/index.js";
+export type { PlanCheck, PlanCheckOptions, PlanFinding } from "./plancheck/index.js";
 export * from "./models/index.js";
 export {
   connectMcp,

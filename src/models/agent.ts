@@ -1,8 +1,9 @@
 import type { QuarantinedModel, RunResult } from "../runtime/types.js";
 import type { Tool } from "../tools/types.js";
 import { previousFor } from "./agent-ledger.js";
+import { createPlanChecker, planCheckRounds, type AgentPlanCheckOptions, type PlanCheckRecord } from "./agent-plancheck.js";
 import { meteredCall, withMeter } from "./meter-context.js";
-import { extractProgram, failureTurn, formatCorrection, programTurn, requestTurn } from "./planner-messages.js";
+import { extractProgram, failureTurn, formatCorrection, programTurn, requestTurn, todayText } from "./planner-messages.js";
 import { plannerFixedPrompt, plannerSystemPrompt } from "./planner-prompt.js";
 import { plannerToolSearch, SEARCH_TOOL, type PlanningSearch, type SearchSession } from "./planner-search.js";
 import type { PriceTable } from "./prices.js";
@@ -23,6 +24,8 @@ import {
 export interface AgentRuntime {
   run(source: string, options?: { previous?: RunResult }): Promise<RunResult>;
   readonly tools: readonly Tool<any, any>[];
+  /** The runtime's clock ("now" of its runs), when it has one: the planner is told that date. */
+  readonly now?: Date | string | number;
 }
 
 /** Builds the runtime around the agent's reader. */
@@ -71,6 +74,13 @@ export interface AgentOptions {
   maxFormatRetries?: number;
   /** Clock in milliseconds for the wall-time budget; injectable for tests. */
   now?: () => number;
+  /**
+   * Today's date as the planner is told it (a `Date`, an ISO 8601 string or milliseconds).
+   * Default: the runtime's `now` when it has one, else the real date when the request starts.
+   */
+  today?: Date | string | number;
+  /** The static plan check before each program runs; `false` turns it off. Default: 2 rounds. */
+  planCheck?: AgentPlanCheckOptions | false;
   /** Show the planner only the tools a search finds for the request. Default: every tool. */
   toolSearch?: AgentToolSearch;
 }
@@ -102,6 +112,8 @@ export interface AgentResult {
   transcript: ChatMessage[];
   /** With tool search: the searches the planner made while planning, in order. */
   searches?: PlanningSearch[];
+  /** Every program the static plan check looked at, with what it found. */
+  planChecks: PlanCheckRecord[];
 }
 
 /** An agent made by {@link createAgent}. */
@@ -141,6 +153,10 @@ export function createAgent(options: AgentOptions): Agent {
   }
   const maxRuns = positiveInt("maxRuns", options.maxRuns, 3, 1);
   const maxFormatRetries = positiveInt("maxFormatRetries", options.maxFormatRetries, 2, 0);
+  const checkRounds = planCheckRounds(options.planCheck);
+  // A bad clock is a bad configuration: say so now, not at the first request.
+  if (options.today !== undefined) todayText(options.today);
+  if (runtime.now !== undefined) todayText(runtime.now);
   const search = options.toolSearch;
   const system = search === undefined ? plannerSystemPrompt(runtime.tools ?? []) : plannerFixedPrompt();
   const toolSearch = search === undefined ? undefined : plannerToolSearch(runtime.tools ?? [], search);
@@ -204,16 +220,21 @@ export function createAgent(options: AgentOptions): Agent {
   }
 
   async function loop(request: string, meter: UsageMeter): Promise<AgentResult> {
-    const messages: ChatMessage[] = [{ role: "user", content: requestTurn(request) }];
+    const today = todayText(options.today ?? runtime.now ?? new Date());
+    const messages: ChatMessage[] = [{ role: "user", content: requestTurn(request, today) }];
     const attempts: AgentAttempt[] = [];
     const session = toolSearch?.start(request);
+    const checker = createPlanChecker(runtime.tools ?? [], checkRounds);
     const finish = (status: AgentResult["status"], stop: Stop): AgentResult => {
       const last = attempts[attempts.length - 1];
-      const result: AgentResult = { status, stop, program: last?.program, result: last?.result, attempts, usage: meter.report(), transcript: messages };
+      const usage = { ...meter.report(), planCheckRounds: checker.rounds };
+      const result: AgentResult = { status, stop, program: last?.program, result: last?.result, attempts, usage, transcript: messages, planChecks: checker.records };
       return session === undefined ? result : { ...result, searches: session.searches };
     };
     for (let run = 1; ; run++) {
-      const got = await obtainProgram(messages, meter, session);
+      const first = await obtainProgram(messages, meter, session);
+      // The check reads every tool the runtime has: a program may call any of them.
+      const got = first.ok ? await checker.review(first.program, (feedback) => (messages.push({ role: "user", content: feedback }), obtainProgram(messages, meter, session))) : first;
       if (!got.ok) return finish("failed", got.stop);
       const outcome = await execute(got.program, attempts, meter);
       if (!("status" in outcome)) return finish("failed", outcome);

@@ -5,7 +5,7 @@ import type { ChatMessage, PlannerModel, PlannerRequest, PlannerResponse, Planne
 
 /** Options of {@link anthropicPlanner}. */
 export interface AnthropicPlannerOptions extends AnthropicConnection {
-  /** Model identifier, e.g. `"claude-sonnet-4-5"`. */
+  /** Model identifier, e.g. `"claude-sonnet-5-5"`. */
   model: string;
   /** max_tokens of each call. Default 4096. */
   maxTokens?: number;

@@ -1,5 +1,6 @@
 export { createAgent } from "./agent.js";
 export type { Agent, AgentAttempt, AgentToolSearch, AgentOptions, AgentResult, AgentRuntime, AgentStopReason, RuntimeFactory } from "./agent.js";
+export type { AgentPlanCheckOptions, PlanCheckRecord } from "./agent-plancheck.js";
 export { anthropicPlanner } from "./anthropic-planner.js";
 export type { AnthropicPlannerOptions } from "./anthropic-planner.js";
 export { anthropicReader, ReaderError } from "./anthropic-reader.js";
@@ -32,7 +33,10 @@ export { withMeter, currentMeter } from "./meter-context.js";
 export { DEFAULT_PRICES, costOf, priceOf } from "./prices.js";
 export type { ModelPrice, PriceTable } from "./prices.js";
 export { functionDeclarations, planLanguageRules, plannerSystemPrompt, plannerFixedPrompt, plannerToolsBlock, toolDeclaration } from "./planner-prompt.js";
-export { extractProgram, failureTurn } from "./planner-messages.js";
+export type { PlannerPromptOptions } from "./planner-prompt.js";
+export { EXTENDED_LANGUAGE, languageSection } from "./planner-language.js";
+export type { PlannerLanguage } from "./planner-language.js";
+export { extractProgram, failureTurn, requestTurn, todayText } from "./planner-messages.js";
 export { typeText as schemaToTypeScript } from "./schema-to-ts.js";
 export { READER_SYSTEM_PROMPT } from "./reader-output.js";
 export type { ChatMessage, NamedReader, PlannerModel, PlannerRequest, PlannerResponse, TokenUsage } from "./types.js";

@@ -7,9 +7,24 @@ import { errorPlace, KIND_HINTS, programLine, shownMessage, type PlannerKnows } 
  * of a failed run.
  */
 
-/** The first user turn: the request itself. */
-export function requestTurn(request: string): string {
-  return `User request:\n\n${request}`;
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/**
+ * Today's date for the planner, e.g. `"2025-12-20 (Saturday)"`, from a `Date`, an ISO 8601
+ * string or milliseconds since the epoch (the date in UTC). Throws a TypeError for anything else.
+ */
+export function todayText(now: Date | string | number): string {
+  const date = now instanceof Date ? now : typeof now === "string" && /^\d{4}-\d{2}-\d{2}$/.test(now) ? new Date(`${now}T00:00:00Z`) : new Date(now);
+  if (Number.isNaN(date.getTime())) throw new TypeError(`today must be a Date, an ISO 8601 date or milliseconds since the epoch, got ${JSON.stringify(now)}`);
+  return `${date.toISOString().slice(0, 10)} (${WEEKDAYS[date.getUTCDay()]})`;
+}
+
+/**
+ * The first user turn: the request itself, after today's date when given. The date goes here,
+ * not in the system prompt, so that prompt stays byte-identical and cached from day to day.
+ */
+export function requestTurn(request: string, today?: string): string {
+  return today === undefined ? `User request:\n\n${request}` : `Today is ${today}.\n\nUser request:\n\n${request}`;
 }
 
 /** Sent back when an answer is not exactly one fenced code block. */

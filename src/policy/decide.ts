@@ -11,6 +11,7 @@ import { combineDecisions, isDecision } from "./decisions.js";
 import { argumentNames, explainCall, isFlagged, untrustedText, contextText, type ArgumentProvenance } from "./explain.js";
 import { lookup, preview, showPath } from "./paths.js";
 import type { Permissions } from "./permissions.js";
+import { declareRequirements } from "./requirements.js";
 import type { Policy } from "./types.js";
 
 /**
@@ -18,15 +19,15 @@ import type { Policy } from "./types.js";
  * when every argument and the context are trusted, else denied.
  */
 export function defaultToolPolicy(options: { sideEffect: boolean }): Policy {
-  if (!options.sideEffect) return () => allow();
-  return (call) => {
+  if (!options.sideEffect) return declareRequirements(() => allow(), []);
+  return declareRequirements((call) => {
     const untrusted = argumentNames(call).filter((path) => !call.label(path).trusted);
     const problems = untrusted.slice(0, MAX_LISTED).map((path) => untrustedText(call, path, call.label(path)));
     if (untrusted.length > MAX_LISTED) problems.push(`${untrusted.length - MAX_LISTED} more arguments are untrusted`);
     if (!call.context.trusted) problems.push(contextText(call.context));
     if (problems.length === 0) return allow();
     return deny(`${call.tool} has no policy of its own and changes the world, so every argument and the context must be trusted, but ${problems.join("; ")}`);
-  };
+  }, [{ kind: "everyArgumentTrusted", effect: "deny", why: "the tool has no policy of its own and changes the world" }]);
 }
 
 /** Runs a policy without letting it crash the run: a throw or a malformed answer denies. */

@@ -1,15 +1,16 @@
 /**
  * Composable sink rules. Each names the argument it guards by a dotted path; a rule whose
- * argument is absent from the call passes, since a missing argument carries no data, unless the
- * program wrote it as undefined: then its absence says something, and its label is checked.
+ * argument is absent from the call checks what decided that it is absent (the shape of the
+ * object that would hold it, and an undefined the program wrote there) as it would check the
+ * argument: data that chose whether a key is there chose something about the call.
  * Every rule denies; wrap it in {@link askInstead} to escalate to a person instead.
  */
-import type { Label } from "../labels/index.js";
+import { Label } from "../labels/index.js";
 import { allow, deny, type Decision, type ToolCall } from "../tools/types.js";
 import { listText, originText, secrecyText } from "./describe.js";
 import { combineDecisions } from "./decisions.js";
 import { contextText, privateText, untrustedText } from "./explain.js";
-import { hasPath, nameArg, principalsAt } from "./paths.js";
+import { hasPath, nameArg, nearestExisting, principalsAt } from "./paths.js";
 import { asAsks, declareRequirements, requirementsOf, unionOf } from "./requirements.js";
 import type { Policy } from "./types.js";
 
@@ -44,12 +45,27 @@ function asList(paths: string | readonly string[] | undefined): readonly string[
 }
 
 /**
- * The label of an argument the program set to undefined (so it is absent from the call), or
- * undefined when the argument is present or was never written.
+ * The label of what decided that the argument at `path` is missing: the shape of the nearest
+ * object above it that exists (which keys it has), joined with the label of an undefined the
+ * program wrote there; undefined when the argument is present, or when nothing recorded either.
  */
-function absenceLabel(call: ToolCall, path: string): Label | undefined {
+export function absenceLabel(call: ToolCall, path: string): Label | undefined {
   if (hasPath(call.args, path)) return undefined;
-  return (call.parts ?? []).find((p) => p.path === path)?.label;
+  const written = (call.parts ?? []).find((p) => p.path === path)?.label;
+  const shape = call.shape?.(nearestExisting(call.args, path) ?? "");
+  if (written === undefined || shape === undefined) return written ?? shape;
+  return written.join(shape);
+}
+
+/**
+ * An absence's label for a rule about readers, unless it is no more secret than the call's
+ * context: such a rule does not govern whether the call happens, and a key missing for no more
+ * secret a reason than that says nothing the call does not.
+ */
+function secretAbsence(call: ToolCall, path: string): Label | undefined {
+  const absent = absenceLabel(call, path);
+  if (absent === undefined) return undefined;
+  return Label.of({ readers: absent.readers }).flowsTo(Label.of({ readers: call.context.readers })) ? undefined : absent;
 }
 
 /** The argument at `path` must be trusted: no untrusted text chose it (nor whether it is there). */
@@ -70,7 +86,7 @@ export function requirePublic(path: string, options?: RuleOptions): Policy {
   checkPath("requirePublic", path);
   return declareRequirements((call) => {
     if (!hasPath(call.args, path)) {
-      const absent = absenceLabel(call, path);
+      const absent = secretAbsence(call, path);
       return absent === undefined || absent.readers === "public" ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and private data decided that (${secrecyText(absent)})`, options));
     }
     const label = call.label(path);
@@ -114,10 +130,14 @@ export function requireReadableBy(path: string, options: ReadableByOptions): Pol
   from.forEach((p) => checkPath("requireReadableBy principalsFrom", p));
   const fixed = options?.principals ?? [];
   return declareRequirements((call) => {
-    if (!hasPath(call.args, path)) return allow();
-    const label = call.label(path);
     const named = from.filter((p) => hasPath(call.args, p));
     const principals = [...fixed, ...named.flatMap((p) => principalsAt(call.args, p))];
+    if (!hasPath(call.args, path)) {
+      const absent = secretAbsence(call, path);
+      const blind = absent === undefined ? [] : unreadableBy(absent, principals);
+      return blind.length === 0 ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and ${secrecyText(absent!)} data decided that, so ${listText(blind)} may not learn it`, options));
+    }
+    const label = call.label(path);
     const missing = unreadableBy(label, principals);
     if (missing.length === 0) return allow();
     const where = named.length > 0 ? ` (named in ${listText(named.map((p) => `\`${p}\``))})` : "";

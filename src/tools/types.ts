@@ -47,6 +47,12 @@ export interface ToolCall {
   readonly context: Label;
   /** Every labelled leaf of the arguments: its dotted path and its own joined label. */
   readonly parts: ReadonlyArray<{ readonly path: string; readonly label: Label }>;
+  /**
+   * The label of which keys the object at `path` has (no path: which arguments the call has),
+   * so that a rule can check what decided that an argument is missing. For a path that is not
+   * an object, `label(path)`. Absent on a hand-made call, whose shape nothing decided.
+   */
+  shape?(path?: string): Label;
 }
 
 /** A tool a program can call; make one with {@link defineTool}. */

@@ -56,32 +56,33 @@ export class Suspend {
 }
 
 /**
- * While the arguments of `Promise.all` are evaluated, calls missing from the record are
- * collected instead of suspending the run, so the host can make them concurrently. Their
- * stand-in results carry {@link PENDING}; a call that depends on one (through any flow the
- * labels track) suspends the run instead of being batched.
+ * `Promise.all` runs its tool calls together. While its argument is evaluated, a call missing
+ * from the record is deferred (collected instead of suspending the run) only in *tail position*:
+ * directly an element of the array literal Promise.all is given, or the returned expression of
+ * the function literal passed to the builtin `.map` that is Promise.all's argument (see
+ * compile/calls.ts). Its stand-in result then lands only in the array Promise.all owns, which
+ * the run never returns while a call is pending: no other code sees a stand-in. Any other call
+ * made while calls are pending sends them together with itself, in program order.
  */
-const PENDING_SOURCE = "\u0000pending";
-const PENDING = Label.of({ trusted: true, sources: [PENDING_SOURCE] });
-let batch: HostRequest[] | null = null;
-
-function dependsOnPending(l: Label): boolean {
-  return l.sources.includes(PENDING_SOURCE);
-}
-
-/** Evaluates `Promise.all`'s arguments with calls batched. */
 export function batched<T>(evaluate: () => T): T {
-  if (batch !== null) return evaluate();
-  batch = [];
+  if (st.batch !== null) {
+    // Nested: the inner array would be visible to the code around it, so it is never returned
+    // with stand-ins in it.
+    const out = evaluate();
+    if (st.batch.length > 0) throw new Suspend(st.batch);
+    return out;
+  }
+  st.batch = [];
   try {
     const out = evaluate();
-    if (batch.length > 0) throw new Suspend(batch);
+    if (st.batch.length > 0) throw new Suspend(st.batch);
     return out;
   } catch (err) {
-    if (batch.length > 0 && !(err instanceof LimitExceeded) && !(err instanceof Suspend)) throw new Suspend(batch);
+    // What was deferred came first in program order: it is made before whatever ended the evaluation.
+    if (st.batch.length > 0 && !(err instanceof LimitExceeded) && !(err instanceof Suspend)) throw new Suspend(st.batch);
     throw err;
   } finally {
-    batch = null;
+    st.batch = null;
   }
 }
 
@@ -99,21 +100,21 @@ export interface CompiledProgram {
   execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants): Execution;
 }
 
-let hostIndex = 0;
-let hostRecord: HostOutcome[] = [];
-
 /** Builds the function value a program calls for a host function. */
 function hostFunction(name: string): Fn {
   return {
     k: FN,
     name,
     label: BOT,
+    host: true,
     builtin: (args, argLs) => callHost(name, args, argLs),
   };
 }
 
 function callHost(name: string, args: Val[], argLs: Label[]): Val {
-  if (hostIndex >= st.limits.hostCalls) throw new LimitExceeded(`the program made more than ${st.limits.hostCalls} tool calls and queries`);
+  const deferrable = st.defer;
+  st.defer = false;
+  if (st.hostIndex >= st.limits.hostCalls) throw new LimitExceeded(`the program made more than ${st.limits.hostCalls} tool calls and queries`);
   const context = join2(st.pc, st.floor);
   const parts: LabelledPath[][] = [];
   const plain = args.map((a, i) => {
@@ -123,17 +124,18 @@ function callHost(name: string, args: Val[], argLs: Label[]): Val {
     return p;
   });
   const argLabels = args.map((a, i) => join2(join2(argLs[i] ?? BOT, deepLabel(a)), st.floor));
-  const outcome = hostRecord[hostIndex];
+  const outcome = st.hostRecord[st.hostIndex];
   if (outcome === undefined) {
     const request = { name, args: plain, parts, argLabels, context };
-    if (batch === null) throw new Suspend([request]);
-    if (dependsOnPending(argLabels.reduce(join2, context))) throw new Suspend(batch);
-    batch.push(request);
-    hostIndex++;
-    st.l = PENDING;
+    if (st.batch === null) throw new Suspend([request]);
+    if (!deferrable) throw new Suspend([...st.batch, request]);
+    st.batch.push(request);
+    st.hostIndex++;
+    // A stand-in: it lands only in the array Promise.all owns, which no code sees while it is pending.
+    st.l = BOT;
     return undefined;
   }
-  hostIndex++;
+  st.hostIndex++;
   // What a call returns depends on its arguments and on the flow that made it.
   const inputs = argLabels.reduce(join2, context);
   switch (outcome.kind) {
@@ -173,18 +175,16 @@ export function compileProgram(source: string, options: CompileOptions): Compile
   }
   return {
     execute(record, limits, mutants = {}) {
-      resetState(limits, mutants);
-      hostIndex = 0;
-      batch = null;
-      hostRecord = record;
+      resetState(limits, mutants, record);
       try {
-        body(newEnv(scope, null, TDZ));
+        body(newEnv(scope, null));
         const label = join2(join2(st.cvl, deepLabel(st.cv)), st.floor);
         return { kind: "completed", value: toPlain(st.cv, BOT), label, steps: st.steps, logs: st.logs };
       } catch (err) {
         return outcomeOf(err);
       } finally {
-        hostRecord = [];
+        st.hostRecord = [];
+        st.batch = null;
       }
     },
   };

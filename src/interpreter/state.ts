@@ -4,6 +4,7 @@
  */
 import type { Label } from "../labels/index.js";
 import { BOT, type Val } from "./values.js";
+import type { HostOutcome, HostRequest } from "./program.js";
 
 /** The limits an execution enforces, all required. */
 export interface ResolvedLimits {
@@ -71,6 +72,17 @@ export interface ExecState {
   /** Position of the statement running, for error messages. */
   line: number;
   column: number;
+  /** The host's recorded answers for this run, and how many the run has used. */
+  hostRecord: HostOutcome[];
+  hostIndex: number;
+  /** Host calls deferred while `Promise.all`'s argument is evaluated (null: none is). */
+  batch: HostRequest[] | null;
+  /** Set by a call in tail position of `Promise.all`'s argument, right before it dispatches. */
+  defer: boolean;
+  /** Labels of the optional links of the chain being evaluated: what decided that its rest runs. */
+  chainL: Label;
+  /** Call depth at which the callback of the `.map` that is `Promise.all`'s argument runs (-1: none). */
+  deferDepth: number;
 }
 
 export const st: ExecState = {
@@ -99,9 +111,21 @@ export const st: ExecState = {
   logs: [],
   seed: 1,
   seedL: BOT,
+  hostRecord: [],
+  hostIndex: 0,
+  batch: null,
+  defer: false,
+  deferDepth: -1,
+  chainL: BOT,
 };
 
-export function resetState(limits: ResolvedLimits, mutants: Mutants): void {
+export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = []): void {
+  st.hostRecord = record;
+  st.hostIndex = 0;
+  st.batch = null;
+  st.defer = false;
+  st.deferDepth = -1;
+  st.chainL = BOT;
   st.l = st.pc = st.spc = st.brk = st.ret = st.thr = st.floor = st.retL = st.retPc = st.cvl = BOT;
   st.tryDepth = st.depth = st.steps = st.memory = 0;
   st.deadline = Date.now() + limits.timeMs;

@@ -68,6 +68,8 @@ export interface Fn {
   statics?: Map<string, Val>;
   /** A namespace JavaScript has as a plain object (Math, JSON, console): `typeof` says "object". */
   namespaceOnly?: boolean;
+  /** A host function (a tool or the quarantined model): its calls leave the interpreter. */
+  host?: true;
   closure?: unknown;
 }
 

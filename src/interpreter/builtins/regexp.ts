@@ -6,7 +6,7 @@ import type { Label } from "../../labels/index.js";
 import { RE2JS } from "re2js";
 import { callFunction } from "../compile/functions.js";
 import { throwError } from "../errors.js";
-import { enterPc, join2, leavePc, underPc, upgradeCallee } from "../rules.js";
+import { enterPc, join2, leavePc, underPc, upgradeCallee, withContents } from "../rules.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { BOT, RE, type ReV, type Val, newArr, toStr } from "../values.js";
 import { type Builtin, asString, builtin, ret } from "./util.js";
@@ -81,37 +81,33 @@ export function stringPattern(p: string, l: Label): ReV {
 /**
  * Function replacements are callbacks: whether and how often they run depends on the text,
  * so they run under its label, their answers join the result's label, and what they could
- * write is upgraded afterwards (see {@link finishReplacers}).
+ * write is upgraded afterwards (see {@link finishReplacers}). The answers are collected in a
+ * record of the one `replace` call in progress (on the stack, so a nested replace has its own).
  */
-let replacerAnswers: Label = BOT;
+export interface Replacers {
+  answers: Label;
+}
 
-export function callReplacer(fn: Val, l: Label, args: Val[]): Val {
+export function callReplacer(fn: Val, l: Label, args: Val[], acc: Replacers): Val {
   const saved = st.spc;
   if (!underPc(l)) enterPc(l);
   try {
     const r = callFunction(fn, l, args, args.map(() => l));
-    if (!st.mutants.callbackDropsResult) replacerAnswers = join2(replacerAnswers, st.l);
+    if (!st.mutants.callbackDropsResult) acc.answers = join2(acc.answers, withContents(r, st.l));
     return r;
   } finally {
     leavePc(saved);
   }
 }
 
-/** Starts collecting the answers of function replacements. */
-export function startReplacers(): void {
-  replacerAnswers = BOT;
-}
-
 /** The label the answers add; upgrades the replacement function's effects with `l`. */
-export function finishReplacers(fn: Val, l: Label): Label {
+export function finishReplacers(fn: Val, l: Label, acc: Replacers): Label {
   upgradeCallee(fn, l);
-  const out = replacerAnswers;
-  replacerAnswers = BOT;
-  return out;
+  return acc.answers;
 }
 
 /** `s.replace(re, rep)`: a string replacement or a function called per match (a callback). */
-export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean): string {
+export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean, acc: Replacers): string {
   const m = re.re.matcher(s);
   const named = re.re.namedGroups();
   let out = "";
@@ -123,7 +119,7 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean):
     const end = m.end();
     out += s.slice(last, start);
     if (typeof rep === "object" && rep !== null && rep.k === 3) {
-      const r = callReplacer(rep, l, [...g, start, s]);
+      const r = callReplacer(rep, l, [...g, start, s], acc);
       out += toStr(r);
     } else out += expand(toStr(rep), g, named, start, s);
     checkString(out);

@@ -8,28 +8,28 @@ import { join2 } from "../rules.js";
 import { throwError } from "../errors.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Val, isRef, newArr, toNum, toStr, type ReV } from "../values.js";
-import { callReplacer, expand, finishReplacers, matchAll, matchOnce, replaceRe, searchIndex, splitRe, startReplacers, stringPattern } from "./regexp.js";
+import { type Replacers, callReplacer, expand, finishReplacers, matchAll, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
 import { type Builtin, argsLabel, asString, builtin, ret, toInt } from "./util.js";
 
-type Impl = (s: string, args: Val[], l: Label) => Val;
+type Impl = (s: string, args: Val[], l: Label, acc: Replacers) => Val;
 
 /** Wraps a string method: the result is labelled with the receiver and all arguments. */
 function m(impl: Impl, flags: { callsArgs?: boolean } = {}): Builtin {
   return builtin((args, argLs, self, selfL) => {
     const s = asString(self, selfL, "string method");
     let l = st.mutants.stringDropsArgs ? selfL : join2(selfL, argsLabel(args, argLs));
+    const acc: Replacers = { answers: BOT };
     if (!flags.callsArgs) {
-      const v = impl(s, args, l);
+      const v = impl(s, args, l, acc);
       if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
       return ret(v, l);
     }
-    startReplacers();
     let v: Val;
     try {
-      v = impl(s, args, l);
+      v = impl(s, args, l, acc);
     } finally {
       // What the replacement callbacks answered is part of the result.
-      l = join2(l, finishReplacers(args[1], l));
+      l = join2(l, finishReplacers(args[1], l, acc));
     }
     if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
     return ret(v, l);
@@ -45,10 +45,10 @@ function strArray(parts: Val[], l: Label): Val {
   return newArr(parts, null, l);
 }
 
-function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
+function replaceWith(s: string, args: Val[], l: Label, all: boolean, acc: Replacers): string {
   const [pat, rep] = args;
   if (isRe(pat) && all && !pat.flags.includes("g")) return throwError("TypeError", "replaceAll must be called with a global RegExp", l);
-  if (isRe(pat)) return replaceRe(s, pat, rep, l, all || pat.flags.includes("g"));
+  if (isRe(pat)) return replaceRe(s, pat, rep, l, all || pat.flags.includes("g"), acc);
   const needle = str(pat);
   const fn = isRef(rep) && rep.k === 3 ? rep : null;
   const text = fn === null ? str(rep) : "";
@@ -58,7 +58,7 @@ function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
     const at = s.indexOf(needle, from);
     if (at < 0) break;
     // A function replacement runs once per match, as a callback.
-    const piece = fn !== null ? toStr(callReplacer(fn, l, [needle, at, s])) : expand(text, [needle], {}, at, s);
+    const piece = fn !== null ? toStr(callReplacer(fn, l, [needle, at, s], acc)) : expand(text, [needle], {}, at, s);
     out = checkString(out + s.slice(from, at) + piece);
     from = at + needle.length;
     if (!all) break;
@@ -130,8 +130,8 @@ const methods: Record<string, Builtin> = {
     const parts = isRe(a[0]) ? splitRe(s, a[0], limit) : s.split(str(a[0]), limit);
     return strArray(parts, l);
   }),
-  replace: m((s, a, l) => replaceWith(s, a, l, false), { callsArgs: true }),
-  replaceAll: m((s, a, l) => replaceWith(s, a, l, true), { callsArgs: true }),
+  replace: m((s, a, l, acc) => replaceWith(s, a, l, false, acc), { callsArgs: true }),
+  replaceAll: m((s, a, l, acc) => replaceWith(s, a, l, true, acc), { callsArgs: true }),
   match: m((s, a, l) => {
     const re = isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l);
     return re.flags.includes("g") ? matchAll(s, re, l) : matchOnce(s, re, l);

@@ -396,29 +396,46 @@ export function compileMemberRead(node: acorn.MemberExpression, cx: Cx): Expr {
     const name = (node.property as acorn.Identifier).name;
     return (env) => {
       const o = obj(env);
-      if (optional && (o === null || o === undefined)) return shortCircuit(st.l);
       if (o === SHORT) return SHORT;
+      if (optional) {
+        optionalLink(st.l);
+        if (o === null || o === undefined) return shortCircuit(st.l);
+      }
       return getMember(o, st.l, name, BOT);
     };
   }
   const key = compileExpr(node.property, cx);
   return (env) => {
     const o = obj(env);
-    if (optional && (o === null || o === undefined)) return shortCircuit(st.l);
     if (o === SHORT) return SHORT;
     const ol = st.l;
+    if (optional) {
+      optionalLink(ol);
+      if (o === null || o === undefined) return shortCircuit(ol);
+    }
     const k = key(env);
     return getMember(o, ol, k, st.l);
   };
 }
 
 /** Marks an optional chain that stopped at a nullish value; the chain evaluates to undefined. */
-export const SHORT: Val = Object.freeze(newObj()) as Val;
+export const SHORT: Val = Symbol("short circuit") as unknown as Val;
 
 /** Stops an optional chain; the chain's value is undefined, labelled with what decided it. */
 export function shortCircuit(l: Label): Val {
   st.l = l;
   return SHORT;
+}
+
+/**
+ * An optional link (`x?.` or `f?.()`) found its value labelled `l`: whether the rest of the
+ * chain runs (computed keys, arguments, calls) was decided by `l`, so it runs under it. The
+ * chain raises the pc until it ends, then upgrades what it may write ({@link exprHandlers.ChainExpression}).
+ */
+export function optionalLink(l: Label): void {
+  if (l === BOT || underPc(l)) return;
+  st.chainL = join2(st.chainL, l);
+  enterPc(l);
 }
 
 exprHandlers.MemberExpression = (node: acorn.MemberExpression, cx) => compileMemberRead(node, cx);
@@ -428,13 +445,29 @@ exprHandlers.ChainExpression = (node: acorn.ChainExpression, cx) => {
   const fx = effectsOf(cx, node.expression);
   const inert = isInert(fx);
   return (env) => {
-    const v = inner(env);
-    if (v !== SHORT) return v;
-    const l = st.l;
-    // Rule: calls skipped by the short circuit are a branch not taken.
-    if (!inert && l !== BOT && !underPc(l)) exitRegion(fx, env, l);
+    const outerChain = st.chainL;
+    const outerSpc = st.spc;
+    st.chainL = BOT;
+    let v: Val;
+    let l: Label;
+    try {
+      v = inner(env);
+      if (v === SHORT) v = undefined;
+      // Rule: the chain's value was decided by every optional link it passed or stopped at.
+      l = join2(st.l, st.chainL);
+    } finally {
+      const decided = st.chainL;
+      st.chainL = outerChain;
+      if (decided !== BOT) {
+        const rl = st.l;
+        leavePc(outerSpc);
+        // Rule: what the rest of the chain may write is a branch not taken when it stopped.
+        if (!inert && !underPc(decided)) exitRegion(fx, env, decided);
+        st.l = rl;
+      }
+    }
     st.l = l;
-    return undefined;
+    return v;
   };
 };
 

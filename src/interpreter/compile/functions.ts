@@ -110,7 +110,7 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   st.depth++;
   let calleeThr: Label = BOT;
   try {
-    const env = newEnv(code.scope, c.env, undefined);
+    const env = newEnv(code.scope, c.env);
     if (code.selfIndex >= 0) {
       env.v[code.selfIndex] = f;
       env.l[code.selfIndex] = BOT;

@@ -119,7 +119,7 @@ stmtHandlers.ForStatement = (node: acorn.ForStatement, cx) => {
   const fx = effectsOf(cx, node);
   const copyPerIteration = scope.hasEnv && containsFunction(node.body);
   return (outer) => {
-    let env = scope.hasEnv ? newEnv(scope, outer, TDZ) : outer;
+    let env = scope.hasEnv ? newEnv(scope, outer) : outer;
     if (init !== null) init(env);
     const f = enterLoop();
     try {
@@ -225,7 +225,7 @@ function forEachLoop(node: acorn.ForOfStatement | acorn.ForInStatement, cx: Cx, 
     const f = enterLoop();
     try {
       return walk(v, vl, f, (x, xl) => {
-        const ienv = scope.hasEnv ? newEnv(scope, env, TDZ) : env;
+        const ienv = scope.hasEnv ? newEnv(scope, env) : env;
         head.bind(ienv, x, xl);
         return afterBody(body(ienv), labels, f);
       });

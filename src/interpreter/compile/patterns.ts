@@ -10,13 +10,12 @@ import { enterPc, exitRegion, join2, leavePc, mayThrowOn, stored, underPc } from
 import { st } from "../state.js";
 import { ARR, BOT, OBJ, type Val, enumerableKeys, newArr, newObj, elemLabel } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, isInert, unsupported } from "./context.js";
-import { type Env, hop, resolve } from "./scope.js";
+import { type Env, TDZ, hop, resolve } from "./scope.js";
 
 /** Stores a value labelled `vl` into a target. */
 export type Binder = (env: Env, v: Val, vl: Label) => void;
 
-/** Marks a `let`/`const` slot before its declaration runs. */
-export const TDZ: Val = Object.freeze(newObj()) as Val;
+export { TDZ };
 
 export function compileTarget(node: acorn.Node, cx: Cx, declaring: boolean): Binder {
   const n = node as acorn.AnyNode;

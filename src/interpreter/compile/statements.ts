@@ -47,7 +47,7 @@ export function compileBlock(body: acorn.Statement[], cx: Cx): Stmt {
   hoist(body, scope, cx.fnScope);
   const inner = compileBody(body, childCx(cx, scope));
   if (!scope.hasEnv) return inner;
-  return (env) => inner(newEnv(scope, env, TDZ));
+  return (env) => inner(newEnv(scope, env));
 }
 
 stmtHandlers.BlockStatement = (node: acorn.BlockStatement, cx) => compileBlock(node.body, cx);
@@ -207,7 +207,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       bindParam = compileTarget(handler.param, hcx, true);
     }
     handlerBody = compileBlock(handler.body.body, hcx);
-    handlerScopeEnv = scope.hasEnv ? (env) => newEnv(scope, env, undefined) : (env) => env;
+    handlerScopeEnv = scope.hasEnv ? (env) => newEnv(scope, env) : (env) => env;
   }
   const finalizer = node.finalizer ? compileBlock(node.finalizer.body, cx) : null;
   const fx = effectsOf(cx, node.block, node.handler);
@@ -289,7 +289,7 @@ stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
   return (env) => {
     step();
     const d = disc(env);
-    const senv = scope.hasEnv ? newEnv(scope, env, TDZ) : env;
+    const senv = scope.hasEnv ? newEnv(scope, env) : env;
     let decided: Label = st.l;
     let start = -1;
     for (let i = 0; i < tests.length && start < 0; i++) {

@@ -12,14 +12,14 @@ import { regexpMethods } from "./builtins/regexp.js";
 import { typeError } from "./errors.js";
 import { join2, mayThrowOn, readElem, readSlot, reshape, stored, writeElem, writeSlot, writeThrough } from "./rules.js";
 import { checkArrayLength, st } from "./state.js";
-import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinImpl, type Fn, type Val, describe, isRef, toKey } from "./values.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinFlags, type BuiltinImpl, type Fn, type Val, describe, flagsOf, isRef, toKey } from "./values.js";
 
 const INDEX = /^(?:0|[1-9]\d*)$/;
 const NO_METHODS = new Map<string, BuiltinImpl>();
 
 /** A builtin method bound to its receiver. */
-export function bind(name: string, impl: BuiltinImpl & { mutates?: "self"; callsArgs?: boolean }, self: Val, selfL: Label): Fn {
-  return { k: FN, name, label: selfL, builtin: impl, self, selfL, mutates: impl.mutates, callsArgs: impl.callsArgs };
+export function bind(name: string, impl: BuiltinImpl, self: Val, selfL: Label): Fn {
+  return { k: FN, name, label: selfL, builtin: impl, self, selfL };
 }
 
 /** The builtin method table for a receiver, if any. */
@@ -61,14 +61,15 @@ export function builtinEffectNames(globals: Map<string, Val>): BuiltinEffectName
   if (effectNames !== undefined) return effectNames;
   const changing = new Set<string>();
   const callsArgs = new Set<string>();
-  const note = (name: string, f: { mutates?: string; callsArgs?: boolean }) => {
-    if (f.mutates !== undefined) changing.add(name);
-    if (f.callsArgs === true) callsArgs.add(name);
+  // An undeclared flag counts as the most a builtin could do (the declared ones are the allowlist).
+  const note = (name: string, f: BuiltinFlags) => {
+    if (f.writes !== "none") changing.add(name);
+    if (f.calls !== false) callsArgs.add(name);
   };
-  for (const table of [stringMethods, numberMethods, arrayMethods, dateMethods, regexpMethods]) for (const [name, impl] of table) note(name, impl as { mutates?: string; callsArgs?: boolean });
+  for (const table of [stringMethods, numberMethods, arrayMethods, dateMethods, regexpMethods]) for (const [name, impl] of table) note(name, impl);
   for (const v of globals.values()) {
     if (!isRef(v) || v.k !== FN) continue;
-    for (const [name, s] of v.statics ?? []) if (isRef(s) && s.k === FN) note(name, s);
+    for (const [name, s] of v.statics ?? []) if (isRef(s) && s.k === FN) note(name, flagsOf(s));
   }
   effectNames = { changing, callsArgs, effectful: new Set([...changing, ...callsArgs]) };
   return effectNames;

@@ -107,7 +107,8 @@ function hostFunction(name: string): Fn {
     name,
     label: BOT,
     host: true,
-    builtin: (args, argLs) => callHost(name, args, argLs),
+    // A host call changes nothing the program can see but its answer (refinement `host`).
+    builtin: Object.assign((args: Val[], argLs: Label[]) => callHost(name, args, argLs), { writes: "none", calls: false, refine: "host" } as const),
   };
 }
 
@@ -199,7 +200,8 @@ function outcomeOf(err: unknown): Execution {
   }
   if (err instanceof LimitExceeded) return { kind: "limit", message: err.message, ...base };
   if (err instanceof Blocked) return { kind: "blocked", reason: err.reason, ...base };
-  if (err instanceof SecurityStop) return { kind: "threw", message: err.message, label: BOT, line: st.line, column: st.column, ...base };
+  // A stop's message may quote what chose (a label's sources): it carries that label.
+  if (err instanceof SecurityStop) return { kind: "threw", message: err.message, label: join2(join2(err.label, st.pc), st.floor), line: st.line, column: st.column, ...base };
   if (err instanceof RangeError) return { kind: "limit", message: "the program recursed too deeply for the host stack", ...base };
   throw err;
 }

@@ -22,7 +22,7 @@ import type { Label } from "../labels/index.js";
 import type { Env } from "./compile/scope.js";
 import { hop } from "./compile/scope.js";
 import { SecurityStop, charge, st, syncPc } from "./state.js";
-import { ARR, BOT, DATE, FN, OBJ, RE, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type Arr, type Fn, type Obj, type Val, flagsOf, isRef, setElemLabel, elemLabel } from "./values.js";
 
 /**
  * True when `l` is at least as restrictive as `r` in what decisions read (integrity and
@@ -104,6 +104,8 @@ export function writeThrough(refL: Label, target: { label: Label; born?: Label }
   throw new SecurityStop(
     `cannot change an object that untrusted or private data chose (${brief(refL)}); ` +
       "build a new value instead, e.g. `groups[key] = { ...groups[key], n: (groups[key]?.n ?? 0) + 1 }` or `items.map((x) => ({ ...x, done: true }))`",
+    // The message quotes the label's sources (written by tools from data): it carries the label.
+    refL,
   );
 }
 
@@ -193,6 +195,14 @@ export interface ClosureEffects {
   env: Env;
 }
 
+/** Evaluates a path without side effects (a callee a summary names). */
+export function resolvePath(p: SitePath, env: Env): Val {
+  const saved = st.l;
+  const v = evalPath(p, env);
+  st.l = saved;
+  return v;
+}
+
 /** Evaluates a path without side effects; sets `st.l` to the reference's label. Undefined when it fails. */
 function evalPath(p: SitePath, env: Env): Val {
   let v: Val;
@@ -225,7 +235,7 @@ function evalPath(p: SitePath, env: Env): Val {
  * What the write (or delete) of `key` would have changed: the part, or which parts exist. A
  * delete that did not run leaves the key, but one that ran changed the shape, so both count.
  */
-function upgradeObject(target: Val, key: string | null, l: Label, deletes = false): void {
+export function upgradeObject(target: Val, key: string | null, l: Label, deletes = false): void {
   if (!isRef(target)) return;
   if (target.k === OBJ) {
     const slot = key === null ? undefined : target.props.get(key);
@@ -239,7 +249,9 @@ function upgradeObject(target: Val, key: string | null, l: Label, deletes = fals
   } else if (target.k === ARR) {
     if (!deletes && key !== null && /^\d+$/.test(key) && Number(key) < target.items.length) setElemLabel(target, Number(key), join2(elemLabel(target, Number(key)), l));
     else target.label = join2(target.label, l);
-  } else if (target.k === DATE || (target.k === RE && /[gy]/.test(target.flags))) target.label = join2(target.label, l);
+  } else if (target.k === DATE) target.label = join2(target.label, l);
+  // Any regex's lastIndex can be assigned; only a global or sticky one's is moved by test and exec.
+  else if (target.k === RE && (key !== null || /[gy]/.test(target.flags))) target.label = join2(target.label, l);
 }
 
 /** Looks up a builtin method or static (`arr.push`, `Object.assign`) without side effects. */
@@ -255,24 +267,49 @@ export function setClosureEffects(fn: ClosureEffectsOf): void {
   effectsOfClosure = fn;
 }
 
-/** A builtin that changes hidden state of the run (the random seed) when it is called. */
-function upgradeHidden(f: Fn, l: Label): void {
-  if (f.mutates === "seed") st.seedL = join2(st.seedL, l);
+/**
+ * Upgrades with `l` what builtin `f` may change (its declared `writes`): its receiver, its first
+ * argument (`args`, when known), the random seed; an undeclared effect raises the floor.
+ */
+export function upgradeWrites(f: Fn, args: readonly Val[] | null, l: Label): void {
+  const w = flagsOf(f).writes;
+  if (w === "none") return;
+  if (w === "seed") st.seedL = join2(st.seedL, l);
+  else if (w === "self") {
+    if (f.selfL !== undefined && f.selfL !== BOT) taintFloor(join2(l, f.selfL));
+    upgradeObject(f.self, null, l);
+  } else if (w === "arg0" && args !== null) upgradeObject(args[0], null, l);
+  else taintFloor(l);
 }
 
-/** Upgrades what a function value may write with `l`: a callback whose calls were decided by `l`. */
+/** Inside a try, whether something that may throw ran was decided by `l`. */
+function mayHaveThrown(l: Label): void {
+  if (st.tryDepth > 0 && !st.mutants.noThrowPc) {
+    st.thr = join2(st.thr, l);
+    syncPc();
+  }
+}
+
+/**
+ * Upgrades what a function value may do with `l`: a callback whose calls were decided by `l`
+ * (what it writes, what it calls, and, inside a try, whether it threw).
+ */
 export function upgradeCallee(f: Val, l: Label): void {
   if (!isRef(f) || f.k !== FN || l === BOT || underPc(l)) return;
-  if (f.builtin !== undefined) return upgradeHidden(f, l);
+  if (f.builtin !== undefined) {
+    const fx = flagsOf(f);
+    upgradeWrites(f, null, l);
+    // A builtin that calls its arguments was passed the elements or keys of whatever called it.
+    if (fx.calls !== false) taintFloor(l);
+    if (fx.throws !== false) mayHaveThrown(l);
+    return;
+  }
   const c = effectsOfClosure(f);
   if (c === undefined) return taintFloor(l);
   upgradeEffects(c.summary, c.env, l);
   // Inside a try, whether the callback ran (and so could throw) was decided by `l`, as for a
   // region's exit: otherwise the try's pending-throw label differs between the runs.
-  if (c.summary.mayThrow && st.tryDepth > 0 && !st.mutants.noThrowPc) {
-    st.thr = join2(st.thr, l);
-    syncPc();
-  }
+  if (c.summary.mayThrow) mayHaveThrown(l);
 }
 
 /** Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run). */
@@ -297,7 +334,12 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
     }
     const f = evalPath(callee, env);
     const calleeL = st.l;
-    if (!isRef(f) || f.k !== FN) continue;
+    if (!isRef(f) || f.k !== FN) {
+      // The path names no function now, but the region may have put one there before calling
+      // it (`o.f = g; o.f()`): what that one does is unknown here.
+      taintFloor(l);
+      continue;
+    }
     if (calleeL !== BOT && chosen !== false) taintFloor(join2(l, calleeL));
     if (f.builtin === undefined) {
       const c = effectsOfClosure(f);
@@ -305,11 +347,8 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
       else upgradeEffects(c.summary, c.env, l, seen);
       continue;
     }
-    upgradeHidden(f, l);
-    if (f.mutates === "self") {
-      if (f.selfL !== undefined && f.selfL !== BOT) taintFloor(join2(l, f.selfL));
-      upgradeObject(f.self, null, l);
-    } else if (f.mutates === "arg0") {
+    const w = flagsOf(f).writes;
+    if (w === "arg0") {
       const first = args[0];
       if (first === undefined || first === "opaque") taintFloor(l);
       else if (first !== "inert") {
@@ -317,8 +356,8 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
         if (st.l !== BOT) taintFloor(join2(l, st.l));
         upgradeObject(target, null, l);
       }
-    }
-    if (f.callsArgs) upgradeArgs(args, env, l, seen);
+    } else upgradeWrites(f, null, l);
+    if (flagsOf(f).calls !== false) upgradeArgs(args, env, l, seen);
   }
 }
 
@@ -333,7 +372,8 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
     const f = evalPath(a, env);
     if (!isRef(f) || f.k !== FN) continue;
     if (f.builtin !== undefined) {
-      upgradeHidden(f, l);
+      // A builtin passed as a callback (`xs.forEach(out.push)`).
+      upgradeCallee(f, l);
       continue;
     }
     if (st.l !== BOT) taintFloor(join2(l, st.l));

@@ -164,7 +164,11 @@ export class LimitExceeded {
  * be accounted for; it stops (sound by termination). The program cannot catch it.
  */
 export class SecurityStop {
-  constructor(readonly message: string) {}
+  /** `label`: what decided the stop (the choice), which the message may quote. */
+  constructor(
+    readonly message: string,
+    readonly label: Label = BOT,
+  ) {}
 }
 
 /** A policy stopped the run; the program cannot catch it. */

@@ -47,7 +47,27 @@ export interface Arr {
 }
 
 /** How a builtin runs: sets `st.l` to the result's label and returns the result. */
-export type BuiltinImpl = (args: Val[], argLs: Label[], self: Val, selfL: Label) => Val;
+export type BuiltinImpl = ((args: Val[], argLs: Label[], self: Val, selfL: Label) => Val) & BuiltinFlags;
+
+/**
+ * What a builtin declares about itself (flags on its implementation function). An undeclared
+ * flag means the most it could do: the allowlist is what is declared.
+ */
+export interface BuiltinFlags {
+  /** What it may change: nothing, its receiver, its first argument, the random seed. Undefined: anything. */
+  writes?: "none" | "self" | "arg0" | "seed";
+  /** Whether it may call functions passed to it. Undefined: it may. */
+  calls?: boolean;
+  /** `false`: it throws only where it passes the deciding label to mayThrowOn first. Undefined: it may throw on any input. */
+  throws?: boolean;
+  /** The refinement of the default result rule it follows (see REFINEMENTS in rules-calls.ts). Undefined: the default. */
+  refine?: string;
+}
+
+/** A builtin's flags. */
+export function flagsOf(f: Fn): BuiltinFlags {
+  return f.builtin ?? {};
+}
 
 /** A function: a builtin, a builtin method bound to its receiver, or a closure. */
 export interface Fn {
@@ -55,13 +75,6 @@ export interface Fn {
   name: string;
   label: Label;
   builtin?: BuiltinImpl;
-  /**
-   * For builtins that change their receiver or first argument (push, Object.assign, …), or the
-   * run's hidden random seed (Math.random).
-   */
-  mutates?: "self" | "arg0" | "seed";
-  /** For builtins that call the functions passed to them (map, forEach, replace, …). */
-  callsArgs?: boolean;
   self?: Val;
   selfL?: Label;
   /** Static properties of a builtin used as a namespace (Number.isInteger, Date.UTC). */

@@ -5,11 +5,11 @@
  * label and every answer's label, contents included.
  */
 import type { Label } from "../../labels/index.js";
-import { callFunction } from "../compile/functions.js";
+import { callBack } from "../rules-calls.js";
 import { throwError } from "../errors.js";
 import { enterPc, join2, leavePc, underPc, upgradeCallee, withContents } from "../rules.js";
 import { st, step } from "../state.js";
-import { ARR, DATE, FN, OBJ, RE, type Fn, type Val, enumerableKeys, isRef, setElemLabel } from "../values.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type Fn, type Val, enumerableKeys, isRef, setElemLabel } from "../values.js";
 
 /** Runs `walk` under the pc `d` and upgrades what the callback may write when it ends. */
 function underCallback<T>(cb: Fn, d: Label, walk: () => T): T {
@@ -32,8 +32,14 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
     step();
     // A Date is turned into its JSON string before the replacer sees it.
     const before = isRef(x) && x.k === DATE ? (Number.isNaN(x.t) ? null : new Date(x.t).toISOString()) : x;
-    const r = callFunction(cb, cbL, [key, before], [d, d]);
-    acc = join2(acc, withContents(r, st.l));
+    const r = callBack(cb, cbL, [key, before], [acc, acc]);
+    // Rule (live decisions): what an answer holds decides which keys are walked, and so which
+    // calls come next: they run under it.
+    const rl = withContents(r, st.l);
+    if (rl !== BOT && !rl.flowsTo(acc)) {
+      acc = join2(acc, rl);
+      if (!underPc(acc)) enterPc(acc);
+    }
     return r;
   };
   const walk = (key: string, x: Val): unknown => {
@@ -41,7 +47,7 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
     if (!isRef(r)) return typeof r === "number" && !Number.isFinite(r) ? null : r;
     if (r.k === FN) return undefined;
     if (r.k === DATE || r.k === RE) return {};
-    if (seen.has(r)) return throwError("TypeError", "Converting circular structure to JSON", d);
+    if (seen.has(r)) return throwError("TypeError", "Converting circular structure to JSON", acc);
     seen.add(r);
     try {
       if (r.k === ARR) return r.items.map((e, i) => walk(String(i), e) ?? null);
@@ -55,7 +61,14 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
       seen.delete(r);
     }
   };
-  const data = underCallback(cb, d, () => walk("", v));
+  const saved = st.spc;
+  let data: unknown;
+  try {
+    data = underCallback(cb, d, () => walk("", v));
+  } finally {
+    leavePc(saved);
+    upgradeCallee(cb, acc);
+  }
   return { data, l: acc };
 }
 
@@ -83,7 +96,7 @@ export function revive(v: Val, l: Label, cb: Fn, cbL: Label): { v: Val; l: Label
         x.shape = join2(x.shape, r.l);
       }
     }
-    const out = callFunction(cb, cbL, [key, x], [d, d]);
+    const out = callBack(cb, cbL, [key, x], [d, d]);
     const ol = join2(d, withContents(out, st.l));
     acc = join2(acc, ol);
     return { v: out, l: ol };

@@ -92,7 +92,8 @@ export function fromJsonData(x: unknown, l: Label): Val {
 }
 
 export function parse(args: Val[], argLs: Label[]): Val {
-  const l = argLs[0] ?? BOT;
+  // The text, an object's converted contents included.
+  const l = withContents(args[0], argLs[0] ?? BOT);
   let data: unknown;
   try {
     data = JSON.parse(toStr(args[0]));

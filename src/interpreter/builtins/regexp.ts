@@ -4,12 +4,12 @@
  */
 import type { Label } from "../../labels/index.js";
 import { RE2JS } from "re2js";
-import { callFunction } from "../compile/functions.js";
+import { callBack, inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
-import { enterPc, join2, leavePc, underPc, upgradeCallee, withContents } from "../rules.js";
+import { enterPc, join2, leavePc, underPc, writeThrough } from "../rules.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
-import { BOT, RE, type ReV, type Val, newArr, toStr } from "../values.js";
-import { type Builtin, asString, builtin, ret } from "./util.js";
+import { BOT, RE, type BuiltinFlags, type ReV, type Val, newArr, toStr } from "../values.js";
+import { type Builtin, TOTAL, builtin, ret } from "./util.js";
 
 function asRe(self: Val, selfL: Label): ReV {
   if (typeof self !== "object" || self === null || self.k !== 5) throw new Error("not a regexp");
@@ -79,35 +79,22 @@ export function stringPattern(p: string, l: Label): ReV {
 }
 
 /**
- * Function replacements are callbacks: whether and how often they run depends on the text,
- * so they run under its label, their answers join the result's label, and what they could
- * write is upgraded afterwards (see {@link finishReplacers}). The answers are collected in a
- * record of the one `replace` call in progress (on the stack, so a nested replace has its own).
+ * Function replacements are callbacks: whether and how often they run depends on the text and
+ * the pattern (`l`), so they run under that label; their answers join the result (the default
+ * rule of the call gate, through callBack), and what they could write is upgraded afterwards.
  */
-export interface Replacers {
-  answers: Label;
-}
-
-export function callReplacer(fn: Val, l: Label, args: Val[], acc: Replacers): Val {
+export function callReplacer(fn: Val, l: Label, args: Val[]): Val {
   const saved = st.spc;
   if (!underPc(l)) enterPc(l);
   try {
-    const r = callFunction(fn, l, args, args.map(() => l));
-    if (!st.mutants.callbackDropsResult) acc.answers = join2(acc.answers, withContents(r, st.l));
-    return r;
+    return callBack(fn, l, args, args.map(() => l));
   } finally {
     leavePc(saved);
   }
 }
 
-/** The label the answers add; upgrades the replacement function's effects with `l`. */
-export function finishReplacers(fn: Val, l: Label, acc: Replacers): Label {
-  upgradeCallee(fn, l);
-  return acc.answers;
-}
-
 /** `s.replace(re, rep)`: a string replacement or a function called per match (a callback). */
-export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean, acc: Replacers): string {
+export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean): string {
   const m = re.re.matcher(s);
   const named = re.re.namedGroups();
   let out = "";
@@ -119,7 +106,7 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean, 
     const end = m.end();
     out += s.slice(last, start);
     if (typeof rep === "object" && rep !== null && rep.k === 3) {
-      const r = callReplacer(rep, l, [...g, start, s], acc);
+      const r = callReplacer(rep, l, [...g, start, s]);
       out += toStr(r);
     } else out += expand(toStr(rep), g, named, start, s);
     checkString(out);
@@ -176,22 +163,35 @@ function advanced(re: ReV, l: Label): void {
   if (!st.mutants.hiddenStateUnlabeled) re.label = join2(re.label, join2(l, st.pc));
 }
 
+/** test and exec move a global regex's lastIndex (refinement `lastIndex`). */
+const LAST_INDEX: BuiltinFlags = { writes: "self", calls: false, throws: false, refine: "lastIndex" };
+
+/**
+ * What a call of test or exec reads: the regex (its state included), the text (contents of an
+ * object converted to it included). A global regex is changed: a data-chosen one may not be, as
+ * for any write through a labelled reference.
+ */
+function start(re: ReV, args: Val[], argLs: Label[], selfL: Label): Label {
+  if (re.flags.includes("g")) writeThrough(selfL, re);
+  return join2(join2(selfL, re.label), inputsLabel(args.slice(0, 1), argLs.slice(0, 1), undefined, BOT));
+}
+
 const methods: Record<string, Builtin> = {
   test: builtin((args, argLs, self, selfL) => {
     const re = asRe(self, selfL);
-    const s = asString(toStr(args[0]), argLs[0] ?? BOT, "test");
-    const l = join2(join2(selfL, re.label), argLs[0] ?? BOT);
+    const s = toStr(args[0]);
+    const l = start(re, args, argLs, selfL);
     if (!re.flags.includes("g")) return ret(re.re.matcher(s).find(), l);
     const m = re.re.matcher(s);
     const found = re.lastIndex <= s.length && m.find(re.lastIndex);
     re.lastIndex = found ? m.end() : 0;
     advanced(re, l);
     return ret(found, l);
-  }, { mutates: "self" }),
+  }, LAST_INDEX),
   exec: builtin((args, argLs, self, selfL) => {
     const re = asRe(self, selfL);
     const s = toStr(args[0]);
-    const l = join2(join2(selfL, re.label), argLs[0] ?? BOT);
+    const l = start(re, args, argLs, selfL);
     const global = re.flags.includes("g");
     if (global) advanced(re, l);
     const from = global ? re.lastIndex : 0;
@@ -203,11 +203,11 @@ const methods: Record<string, Builtin> = {
     }
     if (global) re.lastIndex = m.end() === m.start() ? m.end() + 1 : m.end();
     return ret(newArr(groups(m, re.re.groupCount()), null, l), l);
-  }, { mutates: "self" }),
+  }, LAST_INDEX),
   toString: builtin((_a, _l, self, selfL) => {
     const re = asRe(self, selfL);
     return ret(`/${re.source}/${re.flags}`, selfL);
-  }),
+  }, TOTAL),
 };
 
 export const regexpMethods = new Map<string, Builtin>(Object.entries(methods));

@@ -4,36 +4,35 @@
  * Regular expressions run on RE2 through regexp.ts, in time linear in the input.
  */
 import type { Label } from "../../labels/index.js";
-import { join2 } from "../rules.js";
+import { upgradeCallee } from "../rules.js";
+import { inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Val, isRef, newArr, toNum, toStr, type ReV } from "../values.js";
-import { type Replacers, callReplacer, expand, finishReplacers, matchAll, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
+import { callReplacer, expand, matchAll, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
 import { type Builtin, argsLabel, asString, builtin, ret, toInt } from "./util.js";
 
-type Impl = (s: string, args: Val[], l: Label, acc: Replacers) => Val;
+type Impl = (s: string, args: Val[], l: Label) => Val;
 
-/** Wraps a string method: the result is labelled with the receiver and all arguments. */
-function m(impl: Impl, flags: { callsArgs?: boolean } = {}): Builtin {
+/**
+ * Wraps a string method. Its result follows the default rule of the call gate (receiver and
+ * arguments, contents included, and the answers of a replacement function); `l` is that label,
+ * for the containers and errors a method makes itself.
+ */
+function m(impl: Impl, flags: { calls?: boolean; throws?: boolean; refine?: "fresh" } = {}): Builtin {
   return builtin((args, argLs, self, selfL) => {
     const s = asString(self, selfL, "string method");
-    let l = st.mutants.stringDropsArgs ? selfL : join2(selfL, argsLabel(args, argLs));
-    const acc: Replacers = { answers: BOT };
-    if (!flags.callsArgs) {
-      const v = impl(s, args, l, acc);
-      if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
-      return ret(v, l);
-    }
+    const l = inputsLabel(args, argLs, s, selfL);
     let v: Val;
     try {
-      v = impl(s, args, l, acc);
+      v = impl(s, args, l);
     } finally {
-      // What the replacement callbacks answered is part of the result.
-      l = join2(l, finishReplacers(args[1], l, acc));
+      // A replacement function's calls were decided by the text and the pattern.
+      if (flags.calls) upgradeCallee(args[1], l);
     }
     if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
     return ret(v, l);
-  }, flags);
+  }, { writes: "none", calls: flags.calls ?? false, throws: flags.throws ?? false, refine: flags.refine });
 }
 
 const str = (v: Val, d = ""): string => (v === undefined ? d : toStr(v));
@@ -45,10 +44,10 @@ function strArray(parts: Val[], l: Label): Val {
   return newArr(parts, null, l);
 }
 
-function replaceWith(s: string, args: Val[], l: Label, all: boolean, acc: Replacers): string {
+function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
   const [pat, rep] = args;
   if (isRe(pat) && all && !pat.flags.includes("g")) return throwError("TypeError", "replaceAll must be called with a global RegExp", l);
-  if (isRe(pat)) return replaceRe(s, pat, rep, l, all || pat.flags.includes("g"), acc);
+  if (isRe(pat)) return replaceRe(s, pat, rep, l, all || pat.flags.includes("g"));
   const needle = str(pat);
   const fn = isRef(rep) && rep.k === 3 ? rep : null;
   const text = fn === null ? str(rep) : "";
@@ -58,7 +57,7 @@ function replaceWith(s: string, args: Val[], l: Label, all: boolean, acc: Replac
     const at = s.indexOf(needle, from);
     if (at < 0) break;
     // A function replacement runs once per match, as a callback.
-    const piece = fn !== null ? toStr(callReplacer(fn, l, [needle, at, s], acc)) : expand(text, [needle], {}, at, s);
+    const piece = fn !== null ? toStr(callReplacer(fn, l, [needle, at, s])) : expand(text, [needle], {}, at, s);
     out = checkString(out + s.slice(from, at) + piece);
     from = at + needle.length;
     if (!all) break;
@@ -121,7 +120,7 @@ const methods: Record<string, Builtin> = {
     if (n < 0 || !Number.isFinite(n)) return throwError("RangeError", `Invalid count value: ${n}`, BOT);
     if (s.length * n > st.limits.stringLength) checkString("x".repeat(st.limits.stringLength + 1));
     return s.repeat(n);
-  }),
+  }, { throws: true }),
   concat: m((s, a) => checkString(s + a.map((x) => toStr(x)).join(""))),
   split: m((s, a, l) => {
     // ToUint32, so a negative limit means "no limit".
@@ -129,16 +128,16 @@ const methods: Record<string, Builtin> = {
     if (a[0] === undefined) return strArray(limit === 0 ? [] : [s], l);
     const parts = isRe(a[0]) ? splitRe(s, a[0], limit) : s.split(str(a[0]), limit);
     return strArray(parts, l);
-  }),
-  replace: m((s, a, l, acc) => replaceWith(s, a, l, false, acc), { callsArgs: true }),
-  replaceAll: m((s, a, l, acc) => replaceWith(s, a, l, true, acc), { callsArgs: true }),
+  }, { refine: "fresh" }),
+  replace: m((s, a, l) => replaceWith(s, a, l, false), { calls: true }),
+  replaceAll: m((s, a, l) => replaceWith(s, a, l, true), { calls: true, throws: true }),
   match: m((s, a, l) => {
     const re = isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l);
     return re.flags.includes("g") ? matchAll(s, re, l) : matchOnce(s, re, l);
-  }),
-  search: m((s, a, l) => searchIndex(s, isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l))),
-  localeCompare: m((s, a, l) => collate(s, str(a[0], "undefined"), a[1], a[2], l)),
-  normalize: m((s, a) => s.normalize(a[0] === undefined ? "NFC" : (str(a[0]) as "NFC"))),
+  }, { refine: "fresh", throws: true }),
+  search: m((s, a, l) => searchIndex(s, isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l)), { throws: true }),
+  localeCompare: m((s, a, l) => collate(s, str(a[0], "undefined"), a[1], a[2], l), { throws: true }),
+  normalize: m((s, a) => s.normalize(a[0] === undefined ? "NFC" : (str(a[0]) as "NFC")), { throws: true }),
   toString: m((s) => s),
   valueOf: m((s) => s),
 };

@@ -11,6 +11,7 @@ import { parseProgram } from "../language/parse.js";
 import { checkProgram } from "../language/check.js";
 import { ProgramError } from "../language/errors.js";
 import { userMethodNames } from "../language/effects.js";
+import { resolveScopes } from "../language/scopes.js";
 import "./compile/statements.js";
 import "./compile/loops.js";
 import "./compile/expressions.js";
@@ -165,7 +166,8 @@ export function compileProgram(source: string, options: CompileOptions): Compile
   const values = builtinGlobals();
   for (const name of options.hostFunctions) values.set(name, hostFunction(name));
   const scope = newScope(null, true);
-  const cx: Cx = { scope, fnScope: scope, globals: { values, effects: builtinEffectNames(values) }, inFunction: false, labels: [], userMethods: userMethodNames(ast) };
+  const resolution = resolveScopes(ast, new Set(values.keys()));
+  const cx: Cx = { scope, fnScope: scope, globals: { values, effects: builtinEffectNames(values) }, inFunction: false, labels: [], userMethods: userMethodNames(ast), resolution };
   hoist(ast.body as acorn.Statement[], scope, scope);
   let body: Stmt;
   try {

@@ -64,7 +64,7 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
     restParam,
     body: node.body.type === "BlockStatement" ? compileBody(node.body.body, fcx) : null,
     exprBody: node.body.type === "BlockStatement" ? null : compileExpr(node.body, fcx),
-    summary: siteEffects(regionEffects(node, true), cx.scope, cx),
+    summary: siteEffects(regionEffects(node, cx.resolution), cx.scope, cx),
     selfIndex,
   };
   return (env: Env): Fn => {

@@ -292,16 +292,33 @@ stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
     const senv = scope.hasEnv ? newEnv(scope, env) : env;
     let decided: Label = st.l;
     let start = -1;
-    for (let i = 0; i < tests.length && start < 0; i++) {
-      const t = tests[i];
-      if (t === null) continue;
-      const v = t(senv);
-      decided = join2(decided, st.l);
-      if (strictEq(d, v)) start = i;
+    const outerSpc = st.spc;
+    const outerPc = st.pc;
+    let first = true;
+    try {
+      for (let i = 0; i < tests.length && start < 0; i++) {
+        const t = tests[i];
+        if (t === null) continue;
+        // Rule: a case test after the first runs only because the tests before it missed, which
+        // the discriminant and those tests decided: it runs under them.
+        if (!first && !decided.flowsTo(st.pc) && !st.mutants.switchNoPc) {
+          st.spc = join2(outerSpc, decided);
+          syncPc();
+        }
+        first = false;
+        const v = t(senv);
+        decided = join2(decided, st.l);
+        if (strictEq(d, v)) start = i;
+      }
+    } finally {
+      if (st.spc !== outerSpc) {
+        st.spc = outerSpc;
+        syncPc();
+      }
     }
     if (start < 0) start = defaultIndex;
     if (topLevel) (st.cv = undefined), (st.cvl = decided);
-    const guarded = decided !== BOT && !underPc(decided);
+    const guarded = decided !== BOT && !decided.flowsTo(outerPc);
     const savedBrk = st.brk;
     const saved = guarded && !st.mutants.switchNoPc ? enterPc(decided) : st.spc;
     try {

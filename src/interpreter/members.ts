@@ -10,7 +10,7 @@ import { numberMethods } from "./builtins/number.js";
 import { dateMethods } from "./builtins/date.js";
 import { regexpMethods } from "./builtins/regexp.js";
 import { typeError } from "./errors.js";
-import { join2, mayThrowOn, readElem, readSlot, reshape, stored, writeElem, writeSlot, writeThrough } from "./rules.js";
+import { join2, mayThrowOn, readElem, readSlot, reshape, stored, withContents, writeElem, writeSlot, writeThrough } from "./rules.js";
 import { checkArrayLength, st } from "./state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinFlags, type BuiltinImpl, type Fn, type Val, describe, flagsOf, isRef, toKey } from "./values.js";
 
@@ -84,6 +84,8 @@ export function methodOf(v: Val, key: string): Val {
 
 /** `obj[key]`, with `objL` the reference's label and `keyL` the key's. Sets `st.l`. */
 export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
+  // Rule: a key converted from an object (an array, a Date, an Error) is decided by its contents.
+  if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
   if (typeof obj === "object" && obj !== null) {
     if (obj.k === ARR) {
@@ -134,6 +136,7 @@ function method(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Labe
  * the upgrade of the branch not taken does.
  */
 export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, vl: Label, computed = false): void {
+  if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
   if (typeof obj !== "object" || obj === null) {
     typeError(`Cannot set properties of ${describe(obj)} (setting '${toKey(key)}')`, join2(objL, keyL));
@@ -168,6 +171,7 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
 
 /** `delete obj[key]`. */
 export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): boolean {
+  if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
   if (typeof obj !== "object" || obj === null) return typeError(`Cannot delete properties of ${describe(obj)}`, join2(objL, keyL));
   writeThrough(objL, obj);
@@ -192,6 +196,7 @@ export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): bool
 
 /** `key in obj`. Sets `st.l`. */
 export function hasMember(key: Val, keyL: Label, obj: Val, objL: Label): boolean {
+  if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
   if (typeof obj !== "object" || obj === null) return typeError(`Cannot use 'in' to search for '${toKey(key)}' in ${describe(obj)}`, objL);
   const k = toKey(key);

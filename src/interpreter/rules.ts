@@ -157,6 +157,16 @@ function chosenBy(v: Val, keyL: Label): void {
   }
 }
 
+/**
+ * What decides which keys an object enumerates (spread, rest, Object.keys, for…in): its shape,
+ * and for an Error also its `name`, which is enumerable only once it differs from the class.
+ */
+export function keysLabel(o: Obj): Label {
+  if (o.cls === undefined) return o.shape;
+  const name = o.props.get("name");
+  return name === undefined ? o.shape : join2(o.shape, name.l);
+}
+
 /** A change to a container's structure (push, pop, sort, delete, …) under the current pc. */
 export function reshape(o: Obj | Arr, extra: Label = BOT): void {
   const l = join2(st.pc, extra);

@@ -53,7 +53,8 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
       if (r.k === ARR) return r.items.map((e, i) => walk(String(i), e) ?? null);
       const out: Record<string, unknown> = {};
       for (const k of enumerableKeys(r)) {
-        const j = walk(k, r.props.get(k)!.v);
+        // A key the replacer deleted before its turn is read as undefined, as JavaScript does.
+        const j = walk(k, r.props.get(k)?.v);
         if (j !== undefined) out[k] = j;
       }
       return out;
@@ -89,7 +90,7 @@ export function revive(v: Val, l: Label, cb: Fn, cbL: Label): { v: Val; l: Label
       });
     } else if (isRef(x) && x.k === OBJ) {
       for (const k of enumerableKeys(x)) {
-        const r = walk(k, x.props.get(k)!.v);
+        const r = walk(k, x.props.get(k)?.v);
         if (r.v === undefined) x.props.delete(k);
         else x.props.set(k, { v: r.v, l: r.l });
         // Which keys remain depends on the answer.

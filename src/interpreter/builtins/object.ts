@@ -4,7 +4,7 @@
  */
 import type { Label } from "../../labels/index.js";
 import { throwError } from "../errors.js";
-import { join2, mayThrowOn, withContents, writeSlot, writeThrough } from "../rules.js";
+import { join2, keysLabel, mayThrowOn, withContents, writeSlot, writeThrough } from "../rules.js";
 import { charge } from "../state.js";
 import { ARR, BOT, OBJ, type BuiltinFlags, type Obj, type Val, describe, elemLabel, enumerableKeys, isRef, newArr, newObj, toKey } from "../values.js";
 import { ret } from "./util.js";
@@ -26,7 +26,7 @@ function entriesOf(v: Val, vl: Label, method: string): { entries: Entry[]; shape
   }
   if (v.k === OBJ) {
     const base = join2(vl, v.label);
-    return { entries: enumerableKeys(v).map((k) => ({ key: k, v: v.props.get(k)!.v, l: join2(base, v.props.get(k)!.l) })), shape: join2(base, v.shape) };
+    return { entries: enumerableKeys(v).map((k) => ({ key: k, v: v.props.get(k)!.v, l: join2(base, v.props.get(k)!.l) })), shape: join2(base, keysLabel(v)) };
   }
   if (v.k === ARR) {
     const base = join2(vl, v.label);

@@ -392,7 +392,8 @@ exprHandlers.UpdateExpression = (node: acorn.UpdateExpression, cx) => {
       const cur = e.v[index];
       if (cur === TDZ) throwReference(direct.name);
       const old = typeof cur === "number" ? cur : toNum(cur);
-      const l = e.l[index];
+      // Rule: the number converted from an object (a Date, an array) is decided by its contents.
+      const l = isRef(cur) ? withContents(cur, e.l[index]) : e.l[index];
       const v = old + delta;
       bind(env, v, l);
       st.l = l;
@@ -401,8 +402,9 @@ exprHandlers.UpdateExpression = (node: acorn.UpdateExpression, cx) => {
   }
   return (env) => {
     const p = place.open(env);
-    const old = toNum(p.get());
-    const l = st.l;
+    const cur = p.get();
+    const old = toNum(cur);
+    const l = isRef(cur) ? withContents(cur, st.l) : st.l;
     const v = old + delta;
     p.set(v, l);
     st.l = l;

@@ -7,7 +7,7 @@ import { RE2JS } from "re2js";
 import type { Label } from "../../labels/index.js";
 import { deleteMember, getMember, hasMember } from "../members.js";
 import { binary, instanceOf, unary } from "../operators.js";
-import { enterPc, exitRegion, join2, leavePc, underPc, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, keysLabel, leavePc, underPc, withContents } from "../rules.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Obj, type Val, enumerableKeys, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
@@ -163,7 +163,8 @@ exprHandlers.ObjectExpression = (node: acorn.ObjectExpression, cx) => {
         continue;
       }
       const k = p.key(env);
-      const kl = st.l;
+      // A computed key converted from an object is decided by its contents.
+      const kl = isRef(k) ? withContents(k, st.l) : st.l;
       const v = p.value(env);
       initSlot(o, toKey(k), v, st.l, kl);
     }
@@ -195,24 +196,26 @@ function makeFunction(node: acorn.FunctionExpression | acorn.ArrowFunctionExpres
   return (env) => ((st.l = BOT), make(env));
 }
 
-/** `{...v}`: copies own properties with their labels; which keys arrive depends on the source's shape. */
+/**
+ * `{...v}`: copies own properties with their labels. Which keys arrive depends on what decides
+ * the source's keys: so does which keys already there keep their value, and which keys exist.
+ */
 function copyInto(o: Obj, v: Val, vl: Label): void {
+  const keysL = !isRef(v) ? vl : v.k === OBJ ? join2(join2(vl, v.label), keysLabel(v)) : join2(vl, v.label);
+  if (keysL !== BOT) for (const slot of o.props.values()) slot.l = join2(slot.l, keysL);
   if (!isRef(v)) {
     if (typeof v === "string") [...v].forEach((ch, i) => initSlot(o, String(i), ch, vl, BOT));
-    o.shape = join2(o.shape, vl);
-    return;
-  }
-  const base = join2(vl, v.label);
-  if (v.k === OBJ) {
+  } else if (v.k === OBJ) {
+    const base = join2(vl, v.label);
     for (const k of enumerableKeys(v)) {
       const slot = v.props.get(k)!;
       initSlot(o, k, slot.v, join2(base, slot.l), BOT);
     }
-    o.shape = join2(o.shape, join2(base, v.shape));
   } else if (v.k === ARR) {
+    const base = join2(vl, v.label);
     v.items.forEach((x, i) => initSlot(o, String(i), x, join2(base, elemLabel(v, i)), BOT));
-    o.shape = join2(o.shape, base);
   }
+  o.shape = join2(o.shape, keysL);
 }
 
 exprHandlers.FunctionExpression = (node: acorn.FunctionExpression, cx) => makeFunction(node, cx, node.id?.name ?? "");

@@ -6,7 +6,7 @@
 import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
-import { exitRegion, join2, mayThrowOn, readElem } from "../rules.js";
+import { exitRegion, join2, keysLabel, mayThrowOn, readElem } from "../rules.js";
 import { st, step, syncPc } from "../state.js";
 import { ARR, BOT, OBJ, type Val, enumerableKeys, truthy } from "../values.js";
 import { type Cx, type Expr, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, stmtHandlers } from "./context.js";
@@ -197,7 +197,7 @@ function iterateKeys(v: Val, vl: Label, f: LoopFrame, each: (k: Val, kl: Label) 
   let keys: string[] = [];
   let kl = vl;
   if (typeof v === "object" && v !== null) {
-    if (v.k === OBJ) (keys = enumerableKeys(v)), (kl = join2(join2(vl, v.label), v.shape));
+    if (v.k === OBJ) (keys = enumerableKeys(v)), (kl = join2(join2(vl, v.label), keysLabel(v)));
     else if (v.k === ARR) (keys = v.items.map((_, i) => String(i))), (kl = join2(vl, v.label));
   } else if (typeof v === "string") keys = [...v].map((_, i) => String(i));
   decide(f, kl);

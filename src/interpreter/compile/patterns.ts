@@ -6,9 +6,9 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { getMember, setMember } from "../members.js";
 import { throwError, typeError } from "../errors.js";
-import { enterPc, exitRegion, join2, leavePc, mayThrowOn, stored, underPc } from "../rules.js";
+import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, stored, underPc, withContents } from "../rules.js";
 import { st } from "../state.js";
-import { ARR, BOT, OBJ, type Val, enumerableKeys, newArr, newObj, elemLabel } from "../values.js";
+import { ARR, BOT, OBJ, type Val, enumerableKeys, newArr, newObj, elemLabel, toKey } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, isInert, unsupported } from "./context.js";
 import { type Env, TDZ, hop, resolve } from "./scope.js";
 
@@ -95,25 +95,32 @@ function objectPattern(n: acorn.ObjectPattern, cx: Cx, declaring: boolean): Bind
   return (env, v, vl) => {
     requireObject(v, vl);
     const taken = new Set<string>();
+    // What decided which keys the rest leaves out: the computed keys, contents included.
+    let takenL: Label = BOT;
     for (const part of parts) {
       const k = part.key(env);
       const kl = st.l;
-      taken.add(String(k));
+      if (rest !== null) {
+        taken.add(toKey(k));
+        takenL = join2(takenL, withContents(k, kl));
+      }
       const x = getMember(v, vl, k, kl);
       part.bind(env, x, st.l);
     }
-    if (rest !== null) rest(env, restOf(v, vl, taken), vl);
+    if (rest !== null) rest(env, restOf(v, vl, taken, takenL), vl);
   };
 }
 
-function restOf(v: Val, vl: Label, taken: Set<string>): Val {
-  const out = newObj(vl);
+function restOf(v: Val, vl: Label, taken: Set<string>, takenL: Label): Val {
+  // Rule: the rest's keys, and so every value in it, were chosen by the keys taken out.
+  const out = newObj(join2(vl, takenL));
+  vl = join2(vl, takenL);
   if (typeof v === "object" && v !== null && v.k === OBJ) {
     for (const k of enumerableKeys(v)) {
       const slot = v.props.get(k)!;
       if (!taken.has(k)) out.props.set(k, { v: slot.v, l: join2(join2(slot.l, v.label), vl) });
     }
-    out.shape = join2(join2(v.shape, v.label), vl);
+    out.shape = join2(join2(keysLabel(v), v.label), vl);
   }
   return out;
 }

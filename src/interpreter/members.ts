@@ -9,9 +9,9 @@ import { stringMethods } from "./builtins/string.js";
 import { numberMethods } from "./builtins/number.js";
 import { dateMethods } from "./builtins/date.js";
 import { regexpMethods } from "./builtins/regexp.js";
-import { typeError } from "./errors.js";
+import { throwError, typeError } from "./errors.js";
 import { join2, mayThrowOn, readElem, readSlot, reshape, stored, withContents, writeElem, writeSlot, writeThrough } from "./rules.js";
-import { checkArrayLength, st } from "./state.js";
+import { charge, checkArrayLength, st } from "./state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinFlags, type BuiltinImpl, type Fn, type Val, describe, flagsOf, isRef, toKey } from "./values.js";
 
 const INDEX = /^(?:0|[1-9]\d*)$/;
@@ -144,19 +144,31 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
   writeThrough(objL, obj);
   if (computed && (obj.k === OBJ || obj.k === ARR)) reshape(obj);
   if (obj.k === OBJ) return writeSlot(obj, toKey(key), v, vl, keyL);
+  // Rule: on anything but a plain object, whether the write throws is decided by the key.
+  mayThrowOn(keyL);
   if (obj.k === ARR) {
     const i = typeof key === "number" ? key : INDEX.test(toKey(key)) ? Number(toKey(key)) : NaN;
     if (Number.isInteger(i) && i >= 0) {
       checkArrayLength(i + 1);
       return writeElem(obj, i, v, vl, keyL);
     }
-    if (toKey(key) === "length" && typeof v === "number" && Number.isInteger(v) && v >= 0) {
+    if (toKey(key) === "length") {
+      // ... and for an array's length, by the value.
+      mayThrowOn(vl);
+      if (!(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
+        // As in JavaScript, a RangeError; its message quotes the value, which carries its label.
+        return throwError("RangeError", `Invalid array length ${describe(v)}; set the length to a whole number of at least 0`, join2(join2(objL, keyL), isRef(v) ? withContents(v, vl) : vl));
+      }
       checkArrayLength(v);
       reshape(obj, join2(vl, keyL));
       if (v < obj.items.length) {
         obj.items.length = v;
         if (obj.lbls !== null) obj.lbls.length = v;
-      } else while (obj.items.length < v) (obj.items.push(undefined), obj.lbls?.push(BOT));
+      } else {
+        // Charged before it is allocated: growth is memory as much as a literal's elements.
+        charge(16 * (v - obj.items.length));
+        while (obj.items.length < v) (obj.items.push(undefined), obj.lbls?.push(BOT));
+      }
       return;
     }
     return typeError(`Cannot set property '${toKey(key)}' of an array; use an index or push()`, join2(objL, keyL));
@@ -198,7 +210,8 @@ export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): bool
 export function hasMember(key: Val, keyL: Label, obj: Val, objL: Label): boolean {
   if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
-  if (typeof obj !== "object" || obj === null) return typeError(`Cannot use 'in' to search for '${toKey(key)}' in ${describe(obj)}`, objL);
+  // The message quotes the key: it carries the key's label.
+  if (typeof obj !== "object" || obj === null) return typeError(`Cannot use 'in' to search for '${toKey(key)}' in ${describe(obj)}`, join2(objL, keyL));
   const k = toKey(key);
   const base = join2(objL, keyL);
   if (obj.k === OBJ) {

@@ -22,7 +22,7 @@ import { TDZ } from "./compile/patterns.js";
 import { hoist, newEnv, newScope } from "./compile/scope.js";
 import { builtinGlobals } from "./builtins/globals.js";
 import { builtinEffectNames, methodOf } from "./members.js";
-import { setMethodLookup, join2, deepLabel } from "./rules.js";
+import { setMethodLookup, join2, deepLabel, mayThrowOn } from "./rules.js";
 import { toInternal, toPlain, type LabelledPath } from "./convert.js";
 import { throwError } from "./errors.js";
 import { Blocked, LimitExceeded, ProgramThrow, SecurityStop, type Mutants, type ResolvedLimits, resetState, st } from "./state.js";
@@ -44,9 +44,13 @@ export interface HostRequest {
   context: Label;
 }
 
-/** The host's answer to a request, as recorded for replay. */
+/**
+ * The host's answer to a request, as recorded for replay. `failureLabel` on a value: what
+ * decided that the call did not fail (a remote server, the network), which the label of its
+ * error would have carried; for a tool, untrusted when not given (see {@link callHost}).
+ */
 export type HostOutcome =
-  | { kind: "value"; value: unknown; label: Label }
+  | { kind: "value"; value: unknown; label: Label; failureLabel?: Label }
   | { kind: "error"; cls: string; message: string; label: Label }
   | { kind: "blocked"; reason: string };
 
@@ -101,6 +105,9 @@ export interface CompiledProgram {
   execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants): Execution;
 }
 
+/** The quarantined model's host function. */
+const QUERY = "query_ai_assistant";
+
 /** Builds the function value a program calls for a host function. */
 function hostFunction(name: string): Fn {
   return {
@@ -140,13 +147,21 @@ function callHost(name: string, args: Val[], argLs: Label[]): Val {
   st.hostIndex++;
   // What a call returns depends on its arguments and on the flow that made it.
   const inputs = argLabels.reduce(join2, context);
+  // Rule: inside a try, whether a tool call failed was decided by the remote side (its server,
+  // the network), whether it did or not: what follows in the try runs under the label its
+  // failure would carry. A tool's failure is untrusted unless the host says otherwise; the
+  // quarantined model's failures are decided by its inputs (already in the try's pc).
+  if (st.tryDepth > 0 && outcome.kind !== "blocked") {
+    const failure = outcome.kind === "error" ? outcome.label : (outcome.failureLabel ?? (name === QUERY ? BOT : Label.untrusted(name)));
+    mayThrowOn(join2(failure, inputs));
+  }
   switch (outcome.kind) {
     case "blocked":
       throw new Blocked(outcome.reason);
     case "error":
       return throwError(outcome.cls, outcome.message, join2(outcome.label, inputs));
     case "value": {
-      const { v, l } = toInternal(outcome.value, st.mutants.toolResultUnlabeled ? BOT : st.mutants.readerAnswerUnlabeled && name === "query_ai_assistant" ? outcome.label : join2(outcome.label, inputs));
+      const { v, l } = toInternal(outcome.value, st.mutants.toolResultUnlabeled ? BOT : st.mutants.readerAnswerUnlabeled && name === QUERY ? outcome.label : join2(outcome.label, inputs));
       st.l = l;
       return v;
     }

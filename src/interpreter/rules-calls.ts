@@ -96,6 +96,8 @@ export function inputsLabel(args: Val[], argLs: Label[], self: Val, selfL: Label
 interface Frame {
   coarse: boolean;
   answers: Label;
+  /** The pc the builtin was called at, before it raised it for its callbacks. */
+  callerPc: Label;
 }
 
 let frame: Frame | null = null;
@@ -105,13 +107,15 @@ let frame: Frame | null = null;
  * (contents included) joins the builtin's result.
  */
 export function callBack(cb: Val, cbL: Label, args: Val[], argLs: Label[]): Val {
-  const r = callFunction(cb, cbL, args, argLs);
+  // Which callback runs was chosen where the builtin was called: a callback chosen by data is a
+  // callee chosen by data, judged against that pc, not the one the builtin raised to run it.
+  const r = callFunction(cb, cbL, args, argLs, BOT, frame?.callerPc);
   if (frame !== null && frame.coarse) frame.answers = join2(frame.answers, withContents(r, st.l));
   return r;
 }
 
 /** The program's calling convention, installed by compile/functions.ts (which imports this file). */
-let callFunction: (f: Val, fl: Label, args: Val[], argLs: Label[], shape?: Label) => Val = () => undefined;
+let callFunction: (f: Val, fl: Label, args: Val[], argLs: Label[], shape?: Label, choosePc?: Label) => Val = () => undefined;
 export function setCallFunction(fn: typeof callFunction): void {
   callFunction = fn;
 }
@@ -126,13 +130,13 @@ function hostError(e: unknown): e is RangeError {
  * arguments whose count was decided by `shape`, applying the default rule or `f`'s refinements.
  * Sets `st.l` to the result's label.
  */
-export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape: Label): Val {
+export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape: Label, choosePc: Label = st.pc): Val {
   const fx = flagsOf(f);
   const self = f.self;
   const selfL = f.selfL ?? BOT;
   // Which function runs (beyond which receiver it runs on) and with how many arguments.
   const decided = join2(fl, shape);
-  if (fx.writes !== "none" && fl !== BOT && !fl.flowsTo(join2(st.pc, selfL)) && !st.mutants.noAliasFloor) {
+  if (fx.writes !== "none" && fl !== BOT && !fl.flowsTo(join2(choosePc, selfL)) && !st.mutants.noAliasFloor) {
     // The builtins not called would have changed other things, which cannot be accounted for.
     throw new SecurityStop(`cannot call \`${f.name}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes state; choose the function with trusted data, or build a new value instead`, fl);
   }
@@ -142,7 +146,7 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   const guarded = decided !== BOT && !underPc(decided);
   const saved = guarded ? enterPc(decided) : st.spc;
   const outer = frame;
-  const mine: Frame = { coarse: fx.refine === undefined, answers: BOT };
+  const mine: Frame = { coarse: fx.refine === undefined, answers: BOT, callerPc: st.pc };
   frame = mine;
   try {
     const v = f.builtin!(args, argLs, self, selfL);

@@ -129,6 +129,8 @@ export function writeSlot(o: Obj, key: string, v: Val, vl: Label, keyL: Label): 
 export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): void {
   chosenBy(v, keyL);
   if (i >= a.items.length) {
+    // A sparse write allocates every slot up to it: charged before it is allocated.
+    if (i > a.items.length) charge(16 * (i - a.items.length));
     for (let j = a.items.length; j < i; j++) a.items.push(undefined);
     a.items.push(v);
     a.label = join2(a.label, join2(st.pc, keyL));
@@ -305,7 +307,13 @@ function mayHaveThrown(l: Label): void {
  * (what it writes, what it calls, and, inside a try, whether it threw).
  */
 export function upgradeCallee(f: Val, l: Label): void {
-  if (!isRef(f) || f.k !== FN || l === BOT || underPc(l)) return;
+  if (l === BOT || underPc(l)) return;
+  upgradeFunction(f, l, new Map());
+}
+
+/** {@link upgradeCallee} whatever the pc (a region's exit runs before its pc is lowered). */
+function upgradeFunction(f: Val, l: Label, seen: Seen): void {
+  if (!isRef(f) || f.k !== FN) return;
   if (f.builtin !== undefined) {
     const fx = flagsOf(f);
     upgradeWrites(f, null, l);
@@ -316,16 +324,22 @@ export function upgradeCallee(f: Val, l: Label): void {
   }
   const c = effectsOfClosure(f);
   if (c === undefined) return taintFloor(l);
-  upgradeEffects(c.summary, c.env, l);
+  upgradeEffects(c.summary, c.env, l, seen);
   // Inside a try, whether the callback ran (and so could throw) was decided by `l`, as for a
   // region's exit: otherwise the try's pending-throw label differs between the runs.
   if (c.summary.mayThrow) mayHaveThrown(l);
 }
 
+/** The summaries already upgraded, each with the environments it was upgraded in. */
+type Seen = Map<SiteEffects, Set<Env>>;
+
 /** Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run). */
-export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<SiteEffects> = new Set()): void {
-  if (seen.has(fx)) return;
-  seen.add(fx);
+export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Seen = new Map()): void {
+  // Closures of one literal share a summary but not an environment: each pair is upgraded once.
+  let envs = seen.get(fx);
+  if (envs === undefined) seen.set(fx, (envs = new Set()));
+  if (envs.has(env)) return;
+  envs.add(env);
   if (fx.unknown && !st.mutants.unknownNoFloor) taintFloor(l);
   for (const { hops, index } of fx.vars) {
     const e = hop(env, hops);
@@ -372,7 +386,7 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
 }
 
 /** The closures passed to a builtin that calls them may run: upgrade their effects too. */
-function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: Label, seen: Set<SiteEffects>): void {
+function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: Label, seen: Seen): void {
   for (const a of args) {
     if (a === "inert") continue;
     if (a === "opaque") {
@@ -383,7 +397,7 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
     if (!isRef(f) || f.k !== FN) continue;
     if (f.builtin !== undefined) {
       // A builtin passed as a callback (`xs.forEach(out.push)`).
-      upgradeCallee(f, l);
+      upgradeFunction(f, l, seen);
       continue;
     }
     if (st.l !== BOT) taintFloor(join2(l, st.l));

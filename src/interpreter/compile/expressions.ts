@@ -7,7 +7,7 @@ import { RE2JS } from "re2js";
 import type { Label } from "../../labels/index.js";
 import { deleteMember, getMember, hasMember } from "../members.js";
 import { binary, instanceOf, unary } from "../operators.js";
-import { enterPc, exitRegion, join2, keysLabel, leavePc, underPc, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, underPc, withContents } from "../rules.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Obj, type Val, enumerableKeys, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
@@ -132,6 +132,8 @@ exprHandlers.ArrayExpression = (node: acorn.ArrayExpression, cx) => {
 
 /** Appends the elements of an array or string; returns the label of how many there were. */
 export function spreadInto(v: Val, vl: Label, items: Val[], lbls: Label[]): Label {
+  // Whether the value can be spread (and so whether this throws) is decided by its label.
+  mayThrowOn(vl);
   if (typeof v === "string") {
     for (const ch of v) (items.push(ch), lbls.push(vl));
     return vl;

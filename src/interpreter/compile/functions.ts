@@ -9,7 +9,7 @@ import type { Label } from "../../labels/index.js";
 import { regionEffects } from "../../language/effects.js";
 import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
-import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, underPc, upgradeEffects } from "../rules.js";
+import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
 import { callBuiltin, isInertBuiltin, setCallFunction } from "../rules-calls.js";
 import { SecurityStop, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe, isRef } from "../values.js";
@@ -76,16 +76,18 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
 /**
  * The call gate: every call of a builtin, a method, a tool, the quarantined model or one of the
  * program's own functions comes here. `fl` is the label of the reference the function was
- * reached through (what chose it), `shape` the label of how many arguments there are. Sets
- * `st.l` to the result's label. The rules for builtins are in rules-calls.ts.
+ * reached through (what chose it), `shape` the label of how many arguments there are, `choosePc`
+ * the pc where the function was chosen. Sets `st.l` to the result's label. The rules for
+ * builtins are in rules-calls.ts.
  */
-export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], shape: Label = BOT): Val {
+export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], shape: Label = BOT, choosePc: Label = st.pc): Val {
   // Whether this is a function at all, and how many arguments it gets, decide whether it throws.
   mayThrowOn(join2(fl, shape));
   if (typeof f !== "object" || f === null || f.k !== FN) return typeError(`${describe(f)} is not a function`, fl);
-  if (f.builtin !== undefined) return callBuiltin(f, fl, args, argLs, shape);
+  if (f.builtin !== undefined) return callBuiltin(f, fl, args, argLs, shape, choosePc);
   const c = f.closure as Closure;
-  if (fl !== BOT && !underPc(fl) && !st.mutants.noAliasFloor && !isPure(c)) {
+  // `choosePc`: the pc where the function was chosen (a builtin's caller's, for its callbacks).
+  if (fl !== BOT && !fl.flowsTo(choosePc) && !st.mutants.noAliasFloor && !isPure(c)) {
     // Data chose which function runs, and what the functions not called would have changed is
     // unknown: a function that changes state may not be chosen that way.
     throw new SecurityStop(`cannot call \`${f.name || "a function"}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes variables or objects; choose the function with trusted data, or make it return values instead`, fl);

@@ -8,7 +8,7 @@ import { getMember, setMember } from "../members.js";
 import { throwError, typeError } from "../errors.js";
 import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, stored, underPc, withContents } from "../rules.js";
 import { st } from "../state.js";
-import { ARR, BOT, OBJ, type Val, enumerableKeys, newArr, newObj, elemLabel, toKey } from "../values.js";
+import { ARR, BOT, OBJ, type Arr, type Val, enumerableKeys, newArr, newObj, elemLabel, toKey } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, isInert, unsupported } from "./context.js";
 import { type Env, TDZ, hop, resolve } from "./scope.js";
 
@@ -129,26 +129,29 @@ function arrayPattern(n: acorn.ArrayPattern, cx: Cx, declaring: boolean): Binder
   const elems = n.elements.map((e) => (e === null ? null : e.type === "RestElement" ? { rest: compileTarget(e.argument, cx, declaring) } : { bind: compileTarget(e, cx, declaring) }));
   return (env, v, vl) => {
     requireObject(v, vl);
-    let items: Val[];
-    let lbls: (i: number) => Label;
-    let structure: Label = vl;
+    let items: () => Val[];
+    let structure: () => Label;
     if (typeof v === "string") {
-      items = [...v];
-      lbls = () => vl;
+      const chars = [...v];
+      items = () => chars;
+      structure = () => vl;
     } else if (typeof v === "object" && v !== null && v.k === ARR) {
-      items = v.items;
-      structure = join2(vl, v.label);
-      lbls = (i) => join2(structure, elemLabel(v, i));
+      // Read live at every element, as JavaScript's iterator does: a default evaluated on the
+      // way may change the array, and the label of what it changed with it.
+      items = () => v.items;
+      structure = () => join2(vl, v.label);
     } else return typeError("the value is not iterable; destructure arrays or strings only", vl);
+    const labelOf = (i: number): Label => (typeof v === "object" ? join2(structure(), elemLabel(v as Arr, i)) : vl);
     for (let i = 0; i < elems.length; i++) {
       const e = elems[i];
       if (e === null) continue;
       if (e.rest !== undefined) {
-        const restItems = items.slice(i);
-        e.rest(env, newArr(restItems, restItems.map((_, j) => lbls(i + j)), structure), structure);
+        const restItems = items().slice(i);
+        e.rest(env, newArr(restItems, restItems.map((_, j) => labelOf(i + j)), structure()), structure());
         break;
       }
-      (e.bind as Binder)(env, items[i], i < items.length ? lbls(i) : structure);
+      const xs = items();
+      (e.bind as Binder)(env, xs[i], i < xs.length ? labelOf(i) : structure());
     }
   };
 }

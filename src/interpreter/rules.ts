@@ -199,6 +199,8 @@ export interface SiteEffects {
   breaks: boolean;
   returns: boolean;
   mayThrow: boolean;
+  /** At the top level: the region may set the program's completion value. */
+  completes: boolean;
 }
 
 /** A closure's summary and the environment it was created in. */
@@ -341,6 +343,8 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Seen =
   if (envs.has(env)) return;
   envs.add(env);
   if (fx.unknown && !st.mutants.unknownNoFloor) taintFloor(l);
+  // The completion value is the top level's one implicit variable.
+  if (fx.completes) st.cvl = join2(st.cvl, l);
   for (const { hops, index } of fx.vars) {
     const e = hop(env, hops);
     e.l[index] = join2(e.l[index] ?? BOT, l);

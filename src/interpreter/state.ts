@@ -3,7 +3,7 @@
  * so a single mutable record serves every compiled closure without threading it through calls.
  */
 import type { Label } from "../labels/index.js";
-import { BOT, type Val } from "./values.js";
+import { BOT, type Val, setWalkStep } from "./values.js";
 import type { HostOutcome, HostRequest } from "./program.js";
 
 /** The limits an execution enforces, all required. */
@@ -186,16 +186,31 @@ export function step(): void {
   if ((st.steps & 1023) === 0 && Date.now() > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
 }
 
-/** Charges an allocation of `bytes` against the memory budget. */
+/**
+ * Charges an allocation of `bytes` against the memory budget. A large one is also work done in
+ * one step (a builtin building a big result): it counts steps in proportion and reads the clock.
+ */
 export function charge(bytes: number): void {
   st.memory += bytes;
   if (st.memory > st.limits.memoryBytes) limit(`the program allocated more than ${st.limits.memoryBytes} bytes`);
+  if (bytes >= 65536) work(bytes >> 6);
+}
+
+/** Counts `n` steps of work done at once by a builtin, and reads the clock. */
+export function work(n: number): void {
+  st.steps += n;
+  if (st.steps > st.limits.steps) limit(`the program ran more than ${st.limits.steps} steps`);
+  if (Date.now() > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
 }
 
 export function checkString(s: string): string {
   if (s.length > st.limits.stringLength) limit(`a string grew past ${st.limits.stringLength} characters`);
   return s;
 }
+
+// Conversions of nested values (values.ts) step once per element they visit: a value that
+// shares parts (`a = [a, a]`) is small to build and exponential to walk.
+setWalkStep(step);
 
 export function checkArrayLength(n: number): void {
   if (n > st.limits.arrayLength) limit(`an array grew past ${st.limits.arrayLength} elements`);

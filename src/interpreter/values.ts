@@ -139,13 +139,19 @@ export function truthy(v: Val): boolean {
   return typeof v === "object" ? v !== null : !!v;
 }
 
+/** Counts one step of a nested conversion (installed by state.ts, which imports this module). */
+let walkStep: () => void = () => {};
+export function setWalkStep(f: () => void): void {
+  walkStep = f;
+}
+
 /** ToString for primitives and our objects (labels are the caller's concern). */
 export function toStr(v: Val): string {
   if (typeof v === "string") return v;
   if (typeof v !== "object" || v === null) return String(v);
   switch (v.k) {
     case ARR:
-      return v.items.map((x) => (x === null || x === undefined ? "" : toStr(x))).join(",");
+      return v.items.map((x) => (walkStep(), x === null || x === undefined ? "" : toStr(x))).join(",");
     case OBJ:
       if (v.cls !== undefined) {
         const name = toStr(v.props.get("name")?.v ?? v.cls);

@@ -40,7 +40,12 @@ export interface RegionEffects {
   returns: boolean;
   /** Something in the region may throw. */
   mayThrow: boolean;
+  /** The region holds a statement that sets the program's completion value (outside functions). */
+  completes: boolean;
 }
+
+/** Statements that set the completion value when they run at the top level. */
+const COMPLETING = new Set(["ExpressionStatement", "IfStatement", "SwitchStatement", "TryStatement", "ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
 
 const FUNCTION_TYPES = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
 const LOOP_TYPES = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
@@ -104,7 +109,7 @@ export function staticKey(n: acorn.MemberExpression): string | null {
 }
 
 function emptyEffects(): RegionEffects {
-  return { assigned: [], heap: [], calls: [], unknown: false, breaks: false, returns: false, mayThrow: false };
+  return { assigned: [], heap: [], calls: [], unknown: false, breaks: false, returns: false, mayThrow: false, completes: false };
 }
 
 /** Where a region is, and which declaration each of its names refers to. */
@@ -275,6 +280,7 @@ function recordTarget(fx: RegionEffects, target: acorn.Node, site: Site, deletes
 function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], rootIndex: number, site: Site): void {
   const nested = insideNestedFunction(ancestors, rootIndex);
   if (!nested && !fx.mayThrow && nodeMayThrow(node, ancestors[ancestors.length - 2], site.res)) fx.mayThrow = true;
+  if (!fx.completes && COMPLETING.has(node.type) && !nested && !FUNCTION_TYPES.has(ancestors[rootIndex].type)) fx.completes = true;
   switch (node.type) {
     case "Identifier":
       // Every assignment of a variable declared outside the region, by any syntax that assigns.
@@ -335,6 +341,7 @@ export function mergeEffects(parts: RegionEffects[]): RegionEffects {
     fx.breaks ||= p.breaks;
     fx.returns ||= p.returns;
     fx.mayThrow ||= p.mayThrow;
+    fx.completes ||= p.completes;
   }
   return fx;
 }

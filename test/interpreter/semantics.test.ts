@@ -179,5 +179,17 @@ describe("completion values", () => {
     "'before'; let x = 5;",
     "function f() {} 'after function'",
     "({ a: 1 }).a",
+    // A loop that runs zero times completes with undefined, not the value before it.
+    "'ok'; for (const x of []) { 'ran'; }",
+    "'ok'; for (let i = 0; i < 0; i++) { 'ran'; }",
+    "'ok'; for (const k in {}) { 'ran'; }",
+    "'ok'; let i = 0; while (i > 0) { 'ran'; }",
+    "'ok'; do { } while (false)",
+    "'ok'; for (const x of [1, 2]) { 'ran' + x; }",
+    // A caught throw: the try completes with the catch block's value.
+    "try { 'before'; JSON.parse('{'); 'after'; } catch {}",
+    "try { 'before'; JSON.parse('{'); } catch { 'caught'; }",
+    "try { 'before'; } catch { 'caught'; }",
+    "L: { 'a'; break L; }",
   ]);
 });

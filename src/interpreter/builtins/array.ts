@@ -226,13 +226,20 @@ const methods: Record<string, Builtin> = {
     let structure = join2(base(a, selfL), argLs[0] ?? BOT);
     const walk = (arr: Arr, d: number, outer: Label): void => {
       arr.items.forEach((v, i) => {
+        step();
         const l = join2(outer, lbl(arr, i));
         // Whether an element is an array (and is flattened) is decided by its label.
         if (d > 0) structure = join2(structure, l);
         if (d > 0 && isRef(v) && v.k === ARR) {
           structure = join2(structure, join2(l, v.label));
           walk(v, d - 1, join2(l, v.label));
-        } else (items.push(v), lbls.push(l));
+        } else {
+          // Checked and charged as it grows: shared parts are copied each time they are reached.
+          checkArrayLength(items.length + 1);
+          charge(16);
+          items.push(v);
+          lbls.push(l);
+        }
       });
     };
     walk(a, depth, BOT);

@@ -5,7 +5,7 @@
 import type { Label } from "../../labels/index.js";
 import { throwError } from "../errors.js";
 import { join2, keysLabel, mayThrowOn, withContents, writeSlot, writeThrough } from "../rules.js";
-import { charge } from "../state.js";
+import { charge, checkArrayLength } from "../state.js";
 import { ARR, BOT, OBJ, type BuiltinFlags, type Obj, type Val, describe, elemLabel, enumerableKeys, isRef, newArr, newObj, toKey } from "../values.js";
 import { ret } from "./util.js";
 
@@ -19,6 +19,10 @@ interface Entry {
 function entriesOf(v: Val, vl: Label, method: string): { entries: Entry[]; shape: Label } {
   // Only null and undefined throw, and the reference's label decides which it is.
   mayThrowOn(vl);
+  // Checked and charged before the entries are made.
+  const n = typeof v === "string" ? v.length : isRef(v) && v.k === ARR ? v.items.length : isRef(v) && v.k === OBJ ? v.props.size : 0;
+  checkArrayLength(n);
+  charge(48 * n);
   if (!isRef(v)) {
     if (typeof v === "string") return { entries: [...v].map((ch, i) => ({ key: String(i), v: ch, l: vl })), shape: vl };
     if (v === null || v === undefined) return throwError("TypeError", `Object.${method} needs an object, got ${v}`, vl);

@@ -7,7 +7,7 @@ import { RE2JS } from "re2js";
 import { callBack, inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
 import { enterPc, join2, leavePc, underPc, writeThrough } from "../rules.js";
-import { charge, checkArrayLength, checkString, st, step } from "../state.js";
+import { charge, checkArrayLength, checkString, st, step, work } from "../state.js";
 import { BOT, RE, type BuiltinFlags, type ReV, type Val, newArr, toStr } from "../values.js";
 import { type Builtin, TOTAL, builtin, ret } from "./util.js";
 
@@ -69,8 +69,15 @@ export function expand(rep: string, g: Val[], named: Record<string, number>, at:
   });
 }
 
+/** The longest pattern a string may give `match` or `search`. */
+const MAX_PATTERN = 4096;
+
 /** A string where a pattern is expected (`match`, `search`) means `new RegExp(string)`. */
 export function stringPattern(p: string, l: Label): ReV {
+  // Compiling takes time and memory in proportion to the pattern, outside every step: a
+  // pattern made from data is capped (a literal regex in the program is not).
+  if (p.length > MAX_PATTERN) return throwError("SyntaxError", `Invalid regular expression: the pattern is longer than ${MAX_PATTERN} characters; search for a shorter text or use includes()/indexOf()`, l);
+  work(p.length >> 2);
   try {
     return { k: RE, source: p, flags: "", re: RE2JS.compile(RE2JS.translateRegExp(p), 0), label: l, lastIndex: 0 };
   } catch (err) {
@@ -176,14 +183,30 @@ function start(re: ReV, args: Val[], argLs: Label[], selfL: Label): Label {
   return join2(join2(selfL, re.label), inputsLabel(args.slice(0, 1), argLs.slice(0, 1), undefined, BOT));
 }
 
+/** A match scanned `s` in one step: long texts count steps in proportion, and read the clock. */
+function scanned(s: string): void {
+  if (s.length >= 4096) work(s.length >> 4);
+}
+
+/** JavaScript's ToLength: where a match starts, whatever number a program put in lastIndex. */
+function toLength(n: number): number {
+  return Number.isNaN(n) ? 0 : Math.min(Math.max(Math.trunc(n), 0), Number.MAX_SAFE_INTEGER);
+}
+
 const methods: Record<string, Builtin> = {
   test: builtin((args, argLs, self, selfL) => {
     const re = asRe(self, selfL);
     const s = toStr(args[0]);
     const l = start(re, args, argLs, selfL);
-    if (!re.flags.includes("g")) return ret(re.re.matcher(s).find(), l);
+    if (!re.flags.includes("g")) {
+      const hit = re.re.matcher(s).find();
+      scanned(s);
+      return ret(hit, l);
+    }
     const m = re.re.matcher(s);
-    const found = re.lastIndex <= s.length && m.find(re.lastIndex);
+    const from = toLength(re.lastIndex);
+    const found = from <= s.length && m.find(from);
+    scanned(s);
     re.lastIndex = found ? m.end() : 0;
     advanced(re, l);
     return ret(found, l);
@@ -194,10 +217,12 @@ const methods: Record<string, Builtin> = {
     const l = start(re, args, argLs, selfL);
     const global = re.flags.includes("g");
     if (global) advanced(re, l);
-    const from = global ? re.lastIndex : 0;
+    const from = global ? toLength(re.lastIndex) : 0;
     if (from > s.length) return (re.lastIndex = 0), ret(null, l);
     const m = re.re.matcher(s);
-    if (!m.find(from)) {
+    const hit = m.find(from);
+    scanned(s);
+    if (!hit) {
       if (global) re.lastIndex = 0;
       return ret(null, l);
     }

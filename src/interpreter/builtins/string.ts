@@ -7,7 +7,7 @@ import type { Label } from "../../labels/index.js";
 import { upgradeCallee } from "../rules.js";
 import { inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
-import { charge, checkArrayLength, checkString, st } from "../state.js";
+import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Val, isRef, newArr, toNum, toStr, type ReV } from "../values.js";
 import { callReplacer, expand, matchAll, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
 import { type Builtin, argsLabel, asString, builtin, ret, toInt } from "./util.js";
@@ -54,6 +54,7 @@ function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
   let out = "";
   let from = 0;
   for (;;) {
+    step();
     const at = s.indexOf(needle, from);
     if (at < 0) break;
     // A function replacement runs once per match, as a callback.

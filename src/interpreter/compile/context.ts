@@ -130,7 +130,7 @@ function localCall(c: RegionEffects["calls"][number], site: Scope, fx: RegionEff
 
 /** Resolves a region's static effects against the scope where its decision is made. */
 export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects {
-  const out: SiteEffects = { vars: [], heap: [], calls: [], unknown: fx.unknown, breaks: fx.breaks, returns: fx.returns, mayThrow: fx.mayThrow };
+  const out: SiteEffects = { vars: [], heap: [], calls: [], unknown: fx.unknown, breaks: fx.breaks, returns: fx.returns, mayThrow: fx.mayThrow, completes: fx.completes && !cx.inFunction };
   const seen = new Set<string>();
   for (const name of fx.assigned) {
     if (seen.has(name)) continue;
@@ -172,5 +172,5 @@ export function effectsOf(cx: Cx, ...regions: Array<acorn.Node | null | undefine
 
 /** True when the effects hold nothing to upgrade and no jump. */
 export function isInert(fx: SiteEffects): boolean {
-  return !fx.unknown && !fx.breaks && !fx.returns && !fx.mayThrow && fx.vars.length === 0 && fx.heap.length === 0 && fx.calls.length === 0;
+  return !fx.unknown && !fx.breaks && !fx.returns && !fx.mayThrow && !fx.completes && fx.vars.length === 0 && fx.heap.length === 0 && fx.calls.length === 0;
 }

@@ -135,10 +135,15 @@ export function spreadInto(v: Val, vl: Label, items: Val[], lbls: Label[]): Labe
   // Whether the value can be spread (and so whether this throws) is decided by its label.
   mayThrowOn(vl);
   if (typeof v === "string") {
+    // Checked and charged before the elements are made.
+    checkArrayLength(items.length + v.length);
+    charge(16 * v.length);
     for (const ch of v) (items.push(ch), lbls.push(vl));
     return vl;
   }
   if (isRef(v) && v.k === ARR) {
+    checkArrayLength(items.length + v.items.length);
+    charge(16 * v.items.length);
     const base = join2(vl, v.label);
     for (let i = 0; i < v.items.length; i++) (items.push(v.items[i]), lbls.push(join2(base, elemLabel(v, i))));
     return base;

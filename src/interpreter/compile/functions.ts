@@ -11,7 +11,7 @@ import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
 import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
 import { callBuiltin, isInertBuiltin, setCallFunction } from "../rules-calls.js";
-import { SecurityStop, limit, st, step, syncPc } from "../state.js";
+import { SecurityStop, charge, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe, isRef } from "../values.js";
 import { type Cx, type Expr, RETURN, type Stmt, compileExpr, siteEffects } from "./context.js";
 import { type Binder, compileTarget } from "./patterns.js";
@@ -68,6 +68,8 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
     selfIndex,
   };
   return (env: Env): Fn => {
+    // A function value and its closure record (the environment it keeps is charged where made).
+    charge(96);
     const f: Fn = { k: FN, name, label: BOT, closure: { code, env } satisfies Closure };
     return f;
   };

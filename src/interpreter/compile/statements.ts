@@ -114,7 +114,7 @@ stmtHandlers.IfStatement = (node: acorn.IfStatement, cx) => {
     step();
     const c = test(env);
     const cl = st.l;
-    if (topLevel) (st.cv = undefined), (st.cvl = cl);
+    if (topLevel) (st.cv = undefined), (st.cvl = join2(cl, st.pc));
     if (cl === BOT || underPc(cl)) return truthy(c) ? cons(env) : alt !== null ? alt(env) : NORMAL;
     const saved = enterPc(cl);
     try {
@@ -240,6 +240,8 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       if (handlerBody === null) pending = thrown;
       else {
         const saved = enterPc(st.mutants.catchNoPc ? BOT : decided);
+        // A caught throw: the try's completion is the catch block's, undefined unless it makes one.
+        if (topLevel) (st.cv = undefined), (st.cvl = st.pc);
         try {
           const henv = (handlerScopeEnv as (env: Env) => Env)(env);
           bindParam?.(henv, thrown.value, join2(thrown.label, decided));
@@ -317,7 +319,7 @@ stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
       }
     }
     if (start < 0) start = defaultIndex;
-    if (topLevel) (st.cv = undefined), (st.cvl = decided);
+    if (topLevel) (st.cv = undefined), (st.cvl = join2(decided, st.pc));
     const guarded = decided !== BOT && !decided.flowsTo(outerPc);
     const savedBrk = st.brk;
     const saved = guarded && !st.mutants.switchNoPc ? enterPc(decided) : st.spc;

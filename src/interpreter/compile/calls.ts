@@ -6,9 +6,9 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { getMember, methodTable, setMember } from "../members.js";
 import { binary } from "../operators.js";
-import { enterPc, exitRegion, join2, leavePc, mayThrowOn, underPc, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, leavePc, mayThrowOn, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
 import { st } from "../state.js";
-import { BOT, FN, type Fn, type Val, isRef, toNum, truthy } from "../values.js";
+import { BOT, FN, type Fn, type Val, isRef, toKey, toNum, truthy } from "../values.js";
 import { arrayMethods } from "../builtins/array.js";
 
 const MAP = arrayMethods.get("map");
@@ -227,7 +227,7 @@ exprHandlers.NewExpression = (node: acorn.NewExpression, cx) => {
 /** A place that can be read and written: a variable or a member. */
 interface Place {
   /** Evaluates the reference once and returns a reader and a writer for it. */
-  open(env: any): { get(): Val; set(v: Val, l: Label): void };
+  open(env: any): { get(): Val; set(v: Val, l: Label): void; notSet(l: Label): void };
 }
 
 function compilePlace(node: acorn.Node, cx: Cx): Place {
@@ -252,6 +252,10 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
             return v;
           },
           set: (v, l) => write(env, v, l),
+          // The assignment not made, decided by `l`: the variable carries it.
+          notSet: (l) => {
+            e.l[i] = join2(e.l[i], stored(l));
+          },
         };
       },
     };
@@ -273,6 +277,13 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
         return {
           get: () => getMember(o, ol, k, kl),
           set: (v, l) => setMember(o, ol, k, kl, v, l, dynamicKey),
+          // The write not made, decided by `l`: the part (or, missing, which keys exist) carries
+          // it, as for a branch not taken; through a labelled reference, every later sink does.
+          notSet: (l) => {
+            const keyL = isRef(k) ? withContents(k, kl) : kl;
+            if (join2(ol, keyL) !== BOT) taintFloor(join2(l, join2(ol, keyL)));
+            upgradeObject(o, keyL === BOT ? toKey(k) : null, join2(l, st.pc));
+          },
         };
       },
     };
@@ -319,7 +330,7 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
       try {
         if (keep) {
           // The assignment not made was decided by the current value: the place carries it.
-          if (guarded) p.set(cur, cl);
+          if (guarded) p.notSet(cl);
           return (st.l = cl), cur;
         }
         const v = right(env);

@@ -256,13 +256,17 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     }
     if (decided !== BOT && !underPc(decided)) exitRegion(fx, env, decided);
     if (finalizer !== null) {
-      // A finally block's completion value does not replace the try's.
-      const cv = st.cv;
-      const cvl = st.cvl;
+      // A finally block that completes normally leaves the try's completion as it was: its
+      // value, and the pending return or jump (a function it calls sets them too).
+      const { cv, cvl, retV, retL, retPc, jump } = st;
       const r = finalizer(env);
       if (r !== NORMAL) return r;
       st.cv = cv;
       st.cvl = cvl;
+      st.retV = retV;
+      st.retL = retL;
+      st.retPc = retPc;
+      st.jump = jump;
     }
     if (pending !== null) throw pending;
     return completion;

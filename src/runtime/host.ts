@@ -112,6 +112,38 @@ function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, previou
   return previous.calls.find((c) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && "result" in c && sameArgs(c.args, args));
 }
 
+/**
+ * Who may read what a program sees of a tool's failure, before it is forced untrusted: the
+ * tool's declared `failureLabel`, else its label for an undefined result; readable by no one
+ * when the label function cannot say, untrusted and public for a tool with no label.
+ */
+function failureLabelOf(tool: Tool<any, any>, args: Record<string, unknown>): Label {
+  if (tool.failureLabel instanceof Label) return tool.failureLabel;
+  if (tool.label === undefined) return Label.untrusted(tool.name);
+  try {
+    const label = tool.label(undefined, args);
+    if (label instanceof Label) return label;
+  } catch {
+    // No label for no result: nobody is known to be allowed to read it.
+  }
+  return Label.of({ readers: [], trusted: false, sources: [tool.name] });
+}
+
+/** A label the thrown value carries (an MCP server's error, say); reading it runs no more than a property read. */
+function carriedLabel(err: unknown): Label {
+  try {
+    const label = err !== null && typeof err === "object" ? (err as { label?: unknown }).label : undefined;
+    return label instanceof Label ? label : Label.trusted();
+  } catch {
+    return Label.trusted();
+  }
+}
+
+/** The label of a failed call: who may read the tool's errors, forced untrusted. */
+function failedCallLabel(tool: Tool<any, any>, args: Record<string, unknown>, err: unknown): Label {
+  return failureLabelOf(tool, args).join(carriedLabel(err)).join(Label.untrusted(tool.name));
+}
+
 async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host): Promise<HostOutcome> {
   const done = doneBefore(tool, args, previous);
   let result: unknown;
@@ -128,7 +160,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
       result = await tool.run(structuredClone(args));
     } catch (err) {
       record.error = thrownText(err);
-      return { kind: "error", cls: "Error", message: `${tool.name} failed: ${thrownText(err)}`, label: Label.untrusted(tool.name) };
+      return { kind: "error", cls: "Error", message: `${tool.name} failed: ${thrownText(err)}`, label: failedCallLabel(tool, args, err) };
     }
   }
   let data: unknown;
@@ -137,7 +169,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   } catch (err) {
     const problem = err instanceof HostDataError ? err.message : thrownText(err);
     record.error = `the result is not plain data: ${problem}`;
-    return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: Label.untrusted(tool.name) };
+    return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args, undefined) };
   }
   const plain = readHostData(data, { labels: "strip" });
   record.result = plain;
@@ -221,7 +253,8 @@ async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gat
   }
   const args = raw as Record<string, unknown>;
   const valid = parameters.check(args, "args");
-  if (!valid.ok) return done({ kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${valid.errors}`, label: Label.trusted() });
+  // The text quotes the parameters schema: it is as trusted as whoever wrote the schema.
+  if (!valid.ok) return done({ kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${valid.errors}`, label: tool.schemaLabel instanceof Label ? tool.schemaLabel : Label.trusted() });
   deepFreeze(args);
   const call = toolCallView(tool.name, args, request.parts[0] ?? [], request.context);
   const policy = tool.policy && config.endorsements ? withEndorsements(tool.policy, config.endorsements) : tool.policy;

@@ -128,14 +128,14 @@ export function createPlanServer(options: ServeOptions): PlanServer {
     return entry;
   }
 
-  function finished(id: string, result: RunResult, notes: Set<string>): CallToolResult {
+  function finished(id: string, result: RunResult, notes: Set<string>, program: string): CallToolResult {
     log(summary(result));
     if (result.status === "failed") {
       failed.set(id, result);
       if (failed.size > KEEP_FAILED) failed.delete(failed.keys().next().value as string);
     }
     const note = notes.size === 0 ? undefined : [...notes].join(". ");
-    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }) });
+    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }), program, tools: options.tools });
     return {
       content: [{ type: "text", text: answerText(answer) }],
       structuredContent: answer as unknown as Record<string, unknown>,
@@ -167,7 +167,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       entry = { run: start(args, clientCanAsk(ctx, declared()), previous, notes), source: args.source, notes };
     }
     const step = await entry.run.next();
-    if (step.kind === "done") return finished(id, step.result, entry.notes);
+    if (step.kind === "done") return finished(id, step.result, entry.notes, entry.source);
     park(id, entry);
     return inputRequired({
       inputRequests: Object.fromEntries(step.asks.map((a) => [a.key, askRequest(a.request)])),

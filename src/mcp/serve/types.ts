@@ -19,7 +19,7 @@ export interface PlanLanguage {
    * True when a failed run's error message may be shown to the agent that wrote the plan;
    * `knows` is what that agent already has (its program, the tools), whose words a message may use.
    */
-  messageIsTrusted(error: RunError, knows?: { program?: string; tools?: readonly Pick<Tool<any, any>, "name" | "parameters">[] }): boolean;
+  messageIsTrusted(error: RunError, knows?: { program?: string; tools?: readonly Pick<Tool<any, any>, "name" | "parameters" | "schemaLabel">[] }): boolean;
 }
 
 /** The answer to an ask when the client cannot put it to a person. */

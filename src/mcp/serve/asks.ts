@@ -63,9 +63,14 @@ export function clientCanAsk(ctx: ServerContext, declared: Record<string, unknow
   return Object.keys(elicitation).length === 0 || "form" in elicitation;
 }
 
-/** True only when the person accepted the form with the box ticked; declining, cancelling or no answer is a no. */
-export function approvedIn(responses: Record<string, unknown> | undefined, key: string): boolean {
+/**
+ * The person's answer to one form: true only when they accepted it with the box ticked;
+ * declining, cancelling, or an answer of another kind is a no. `undefined` when the retry
+ * carries no answer for it (the client SHOULD be asked again, SEP-2322).
+ */
+export function approvedIn(responses: Record<string, unknown> | undefined, key: string): boolean | undefined {
   const view = inputResponse(responses, key);
+  if (view.kind === "missing") return undefined;
   if (view.kind !== "elicit" || view.action !== "accept") return false;
   return (view.content as Record<string, unknown> | undefined)?.approve === true;
 }

@@ -20,6 +20,7 @@ import { approvedIn, askRequest, clientCanAsk } from "./asks.js";
 import { LIST_TOOLS_DESCRIPTION, runPlanDescription } from "./descriptions.js";
 import type { ServeOptions } from "./types.js";
 import { startWaitingRun, type WaitingRun } from "./waiting.js";
+import { requestWatch, watchReader, watchTools, type RequestWatch } from "./watch.js";
 
 /** What {@link createPlanServer} gives back. */
 export interface PlanServer {
@@ -46,6 +47,8 @@ interface Parked {
   run: WaitingRun;
   source: string;
   notes: Set<string>;
+  /** The request the run reports to: the one that started it, then each retry that answers its questions. */
+  watch: RequestWatch;
   timer: NodeJS.Timeout;
 }
 
@@ -92,7 +95,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
   const description = runPlanDescription(options.language, options.tools, options.runtime?.quarantined !== undefined);
   const fallbackNote = (why: string) => `${why}, so asks were answered "${fallback ? "yes" : "no"}" without asking anyone (sluice serve --approve ${fallback ? "yes" : "no"})`;
 
-  function start(args: RunPlanArgs, canAsk: boolean, previous: RunResult | undefined, notes: Set<string>): WaitingRun {
+  function start(args: RunPlanArgs, canAsk: boolean, previous: RunResult | undefined, notes: Set<string>, watch: RequestWatch): WaitingRun {
     return startWaitingRun((wait) => {
       const approve = (request: ApprovalRequest): boolean | Promise<boolean> => {
         if (!canAsk) {
@@ -105,7 +108,8 @@ export function createPlanServer(options: ServeOptions): PlanServer {
         }
         return wait(request);
       };
-      const runtime = createRuntime({ ...options.runtime, tools: options.tools, approve });
+      const reader = watchReader(options.runtime?.quarantined, watch);
+      const runtime = createRuntime({ ...options.runtime, tools: watchTools(options.tools, watch), ...(reader === undefined ? {} : { quarantined: reader }), approve });
       return runtime.run(args.source, previous === undefined ? {} : { previous });
     });
   }
@@ -128,8 +132,9 @@ export function createPlanServer(options: ServeOptions): PlanServer {
     return entry;
   }
 
-  function finished(id: string, result: RunResult, notes: Set<string>): CallToolResult {
+  function finished(id: string, result: RunResult, notes: Set<string>, watch: RequestWatch): CallToolResult {
     log(summary(result));
+    watch.log(result.status === "completed" ? "info" : "warning", summary(result));
     if (result.status === "failed") {
       failed.set(id, result);
       if (failed.size > KEEP_FAILED) failed.delete(failed.keys().next().value as string);
@@ -154,7 +159,12 @@ export function createPlanServer(options: ServeOptions): PlanServer {
         park(state.run, found);
         return toolError("This retry carries a different source than the plan that asked; retry with the same arguments.");
       }
-      for (const key of state.asks) found.run.answer(key, approvedIn(ctx.mcpReq.inputResponses, key));
+      found.watch.ctx = ctx;
+      // An ask the retry does not answer stays open, and is put to the client again below.
+      for (const key of state.asks) {
+        const approved = approvedIn(ctx.mcpReq.inputResponses, key);
+        if (approved !== undefined) found.run.answer(key, approved);
+      }
       id = state.run;
       entry = found;
     } else {
@@ -164,10 +174,11 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       }
       id = randomUUID();
       const notes = new Set<string>();
-      entry = { run: start(args, clientCanAsk(ctx, declared()), previous, notes), source: args.source, notes };
+      const watch = requestWatch(ctx);
+      entry = { run: start(args, clientCanAsk(ctx, declared()), previous, notes, watch), source: args.source, notes, watch };
     }
     const step = await entry.run.next();
-    if (step.kind === "done") return finished(id, step.result, entry.notes);
+    if (step.kind === "done") return finished(id, step.result, entry.notes, entry.watch);
     park(id, entry);
     return inputRequired({
       inputRequests: Object.fromEntries(step.asks.map((a) => [a.key, askRequest(a.request)])),
@@ -176,7 +187,11 @@ export function createPlanServer(options: ServeOptions): PlanServer {
   }
 
   function factory(): McpServer {
-    const server = new McpServer(options.serverInfo ?? { name: "sluice", version: "0.0.0" }, { requestState: { verify: codec.verify } });
+    // Its two tools never change, so it promises no tools/list_changed; it logs each run to clients that ask for it.
+    const server = new McpServer(options.serverInfo ?? { name: "sluice", version: "0.0.0" }, {
+      capabilities: { tools: { listChanged: false }, logging: {} },
+      requestState: { verify: codec.verify },
+    });
     const declared = () => server.server.getClientCapabilities() as Record<string, unknown> | undefined;
     server.registerTool(
       "run_plan",

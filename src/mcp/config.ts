@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Readers } from "../labels/index.js";
-import type { McpConfig, McpPolicyName, McpServerConfig, McpToolOverride, McpTrust } from "./types.js";
+import type { McpConfig, McpPolicyName, McpProtocol, McpServerConfig, McpToolOverride, McpTrust } from "./types.js";
 
 /** A configuration that cannot be used: every problem, one per line. */
 export class McpConfigError extends Error {
@@ -35,6 +35,7 @@ export interface ResolvedServer {
   tools: Record<string, McpToolOverride>;
   timeoutMs?: number;
   maxResultBytes?: number;
+  protocol?: McpProtocol;
 }
 
 /** A checked configuration. */
@@ -50,7 +51,9 @@ export const POLICY_NAMES: readonly McpPolicyName[] = [
   "emailPolicy", "messagePolicy", "calendarInvitePolicy", "fileSharePolicy", "paymentPolicy", "webRequestPolicy", "outboundMessagePolicy",
 ];
 
-const SERVER_KEYS = new Set(["command", "args", "env", "cwd", "url", "headers", "type", "trust", "readers", "principal", "tools", "timeoutMs", "maxResultBytes", "disabled"]);
+const SERVER_KEYS = new Set(["command", "args", "env", "cwd", "url", "headers", "type", "trust", "readers", "principal", "tools", "timeoutMs", "maxResultBytes", "protocol", "disabled"]);
+/** The values of a server's `protocol`. */
+export const PROTOCOLS: readonly McpProtocol[] = ["auto", "legacy", "2026-07-28"];
 const TOOL_KEYS = new Set(["description", "sideEffect", "labels", "policy", "disabled"]);
 const LABEL_KEYS = new Set(["trusted", "readers", "sources"]);
 const SERVER_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -215,6 +218,12 @@ function checkTrust(c: Checker, path: string, x: unknown): McpTrust {
   return "untrusted";
 }
 
+function checkProtocol(c: Checker, path: string, x: unknown): McpProtocol | undefined {
+  if (x === undefined) return undefined;
+  if ((PROTOCOLS as readonly unknown[]).includes(x)) return x as McpProtocol;
+  return c.expect(path, `${PROTOCOLS.map((p) => `"${p}"`).join(", ")} (auto: 2026-07-28, else the 2025 handshake)`, x);
+}
+
 function checkServer(c: Checker, name: string, x: unknown, baseDir: string): ResolvedServer | undefined {
   const path = keyPath("mcpServers", name);
   if (!SERVER_NAME.test(name)) {
@@ -230,6 +239,7 @@ function checkServer(c: Checker, name: string, x: unknown, baseDir: string): Res
   const tools = checkTools(c, `${path}.tools`, x.tools);
   const timeoutMs = c.positive(`${path}.timeoutMs`, x.timeoutMs);
   const maxResultBytes = c.positive(`${path}.maxResultBytes`, x.maxResultBytes);
+  const protocol = checkProtocol(c, `${path}.protocol`, x.protocol);
   if (transport === undefined) return undefined;
   return {
     name,
@@ -240,6 +250,7 @@ function checkServer(c: Checker, name: string, x: unknown, baseDir: string): Res
     tools,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
+    ...(protocol === undefined ? {} : { protocol }),
   };
 }
 

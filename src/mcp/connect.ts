@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { Tool } from "../tools/types.js";
-import { resolveMcpConfig, type ResolvedServer } from "./config.js";
+import { McpConfigError, PROTOCOLS, resolveMcpConfig, type ResolvedServer } from "./config.js";
 import { adaptTool, isSink } from "./adapt.js";
 import { namedTools, plannerView } from "./describe.js";
 import { toolResultLabel } from "./labels.js";
@@ -41,6 +41,7 @@ async function openAll(servers: readonly ResolvedServer[], options: McpOptions, 
     servers.map((server) =>
       openSession(server, {
         connectTimeoutMs,
+        protocol: options.protocol ?? "auto",
         // A message somewhat over the result cap is read and refused with a clear error; a far larger one drops the connection.
         maxMessageBytes: Math.max(16 * 1024 * 1024, 4 * (server.maxResultBytes ?? maxResult)),
         onToolsChanged: () => onToolsChanged(server),
@@ -147,6 +148,9 @@ function serverInfo(session: Session): McpServerInfo {
  */
 export async function connectMcp(config: McpConfig, options: McpOptions = {}): Promise<McpConnection> {
   const baseDir = options.baseDir ?? process.cwd();
+  if (options.protocol !== undefined && !PROTOCOLS.includes(options.protocol)) {
+    throw new McpConfigError([`options.protocol: expected ${PROTOCOLS.map((p) => `"${p}"`).join(", ")}, got ${JSON.stringify(options.protocol)}`], "the options of connectMcp");
+  }
   const resolved = resolveMcpConfig(config, baseDir);
   const warnings: string[] = [];
   const warn = (message: string): void => {

@@ -8,6 +8,7 @@
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { ResolvedServer } from "./config.js";
+import type { McpProtocol } from "./types.js";
 
 export type { McpTool };
 
@@ -17,6 +18,8 @@ export const CLIENT_INFO = { name: "sluice", version: "0.1.0" };
 /** Settings of one session. */
 export interface SessionOptions {
   connectTimeoutMs: number;
+  /** The revision to speak when the server's entry does not say. */
+  protocol: McpProtocol;
   /** Largest single message accepted from a stdio server before the connection is dropped. */
   maxMessageBytes: number;
   /** Called when the server's tool listing changed (already re-listed). */
@@ -75,10 +78,19 @@ async function gone(pid: number | undefined, ms: number): Promise<void> {
   }
 }
 
+/**
+ * The SDK's stdio transport, probing in place: for the base class the SDK asks a pinned or
+ * "auto" revision on a short-lived second process (so a server that exits on the unknown
+ * request is merely old), but it probes subclasses on the session's own process. A server
+ * pinned to 2026-07-28 must answer the probe anyway, so it gets one process, not two.
+ */
+class InPlaceProbeStdioTransport extends StdioClientTransport {}
+
 function makeTransport(server: ResolvedServer, options: SessionOptions, stderr: string[]) {
   const t = server.transport;
   if (t.kind === "http") return new StreamableHTTPClientTransport(t.url, { requestInit: { headers: t.headers } });
-  const transport = new StdioClientTransport({
+  const Transport = (server.protocol ?? options.protocol) === "auto" ? StdioClientTransport : InPlaceProbeStdioTransport;
+  const transport = new Transport({
     command: t.command,
     args: t.args,
     ...(t.env === undefined ? {} : { env: t.env }),
@@ -101,6 +113,10 @@ function stderrTail(stderr: string[]): string {
   return stderr.length === 0 ? "" : ` (its last output on stderr: ${stderr.slice(-3).join(" | ")})`;
 }
 
+function negotiation(protocol: McpProtocol): "auto" | "legacy" | { pin: string } {
+  return protocol === "auto" || protocol === "legacy" ? protocol : { pin: protocol };
+}
+
 /** Starts or reaches the server, does the handshake and lists its tools. */
 export async function openSession(server: ResolvedServer, options: SessionOptions): Promise<Session> {
   const stderr: string[] = [];
@@ -109,7 +125,7 @@ export async function openSession(server: ResolvedServer, options: SessionOption
   let connected = false;
   let tools: McpTool[] = [];
   const client = new Client(CLIENT_INFO, {
-    versionNegotiation: { mode: "auto", probe: { timeoutMs: Math.min(options.connectTimeoutMs, 10_000) } },
+    versionNegotiation: { mode: negotiation(server.protocol ?? options.protocol), probe: { timeoutMs: Math.min(options.connectTimeoutMs, 10_000) } },
     listChanged: {
       tools: {
         debounceMs: 0,
@@ -143,7 +159,9 @@ export async function openSession(server: ResolvedServer, options: SessionOption
     const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
     await client.close().catch(() => undefined);
     await gone(pid, 2000);
-    throw new McpConnectError(server.name, `${errorText(err)}${stderrTail(stderr)}`);
+    const protocol = server.protocol ?? options.protocol;
+    const hint = protocol === "2026-07-28" ? ` (its protocol is pinned to 2026-07-28; "auto" falls back to the 2025 handshake for servers that do not offer it)` : "";
+    throw new McpConnectError(server.name, `${errorText(err)}${hint}${stderrTail(stderr)}`);
   }
   const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
   const version = client.getServerVersion();

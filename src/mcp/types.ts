@@ -49,6 +49,14 @@ export interface McpToolOverride {
   disabled?: boolean;
 }
 
+/**
+ * Which protocol revision to speak with a server: `"auto"` asks for 2026-07-28 and falls back
+ * to the 2025 `initialize` handshake when the server does not offer it (on stdio the SDK asks
+ * on a short-lived second process); `"legacy"` goes straight to the 2025 handshake (one
+ * process, for servers known to be older); `"2026-07-28"` insists on that revision.
+ */
+export type McpProtocol = "auto" | "legacy" | "2026-07-28";
+
 /** One server: stdio (`command`, …) or Streamable HTTP (`url`, …), plus sluice's keys. */
 export interface McpServerConfig {
   /** stdio: the executable that starts the server. */
@@ -77,6 +85,8 @@ export interface McpServerConfig {
   timeoutMs?: number;
   /** Largest result accepted, in bytes of JSON. Default: `options.maxResultBytes`. */
   maxResultBytes?: number;
+  /** The protocol revision to speak. Default: `options.protocol`, else `"auto"`. */
+  protocol?: McpProtocol;
   /** True: the server is skipped. */
   disabled?: boolean;
 }
@@ -108,6 +118,8 @@ export interface McpOptions {
   connectTimeoutMs?: number;
   /** Largest result accepted, in bytes of JSON; a larger one is an error the program can catch. Default 4 MiB. */
   maxResultBytes?: number;
+  /** The protocol revision to speak with servers whose entry does not say. Default `"auto"`. */
+  protocol?: McpProtocol;
   /** Directory that relative `cwd`s and the pins path are resolved against. Default `process.cwd()`. */
   baseDir?: string;
   /** Called with each warning (a flagged description, a name collision, a changed tool). */

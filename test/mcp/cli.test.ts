@@ -7,19 +7,21 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMessagesServer, type MessagesServer } from "../support/messages-server.js";
 import { isOneLine, sluice } from "../cli/capture.js";
-import { homeFolder, INJECTION, referenceServer, testServer } from "./support.js";
+import { homeFolder, INJECTION, pinned, referenceServer, testServer } from "./support.js";
 
 function setup(notesEnv: Record<string, string> = {}) {
   const home = homeFolder();
   const config = join(home, "sluice-mcp.json");
   writeFileSync(
     config,
-    JSON.stringify({
-      mcpServers: {
-        files: { command: "node", args: [referenceServer("filesystem"), home], trust: "trusted", readers: ["me"], principal: "me" },
-        notes: { command: "node", args: [testServer("notes")], env: { NOTES_INJECTION: INJECTION, ...notesEnv } },
-      },
-    }),
+    JSON.stringify(
+      pinned({
+        mcpServers: {
+          files: { command: "node", args: [referenceServer("filesystem"), home], trust: "trusted", readers: ["me"], principal: "me" },
+          notes: { command: "node", args: [testServer("notes")], env: { NOTES_INJECTION: INJECTION, ...notesEnv } },
+        },
+      }),
+    ),
   );
   const plan = (name: string, source: string) => {
     const file = join(home, name);

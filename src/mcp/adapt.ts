@@ -11,6 +11,7 @@ import type { ResolvedServer } from "./config.js";
 import { cleanSchema, parametersOf, type PlannerView } from "./describe.js";
 import { mcpToolPolicy } from "./policy.js";
 import { McpToolError, resultValue } from "./result.js";
+import { RestartError } from "./restart.js";
 import type { McpTool, Session } from "./session.js";
 import type { McpToolOverride } from "./types.js";
 
@@ -51,6 +52,7 @@ export interface AdaptInput {
 
 function callErrorText(err: unknown, input: AdaptInput): string {
   const server = input.session.server.name;
+  if (err instanceof RestartError) return err.message;
   if (input.session.closedBecause !== undefined) return input.session.closedBecause;
   const e = err as { code?: unknown; message?: unknown; name?: unknown };
   const message = typeof e?.message === "string" ? e.message : String(err);

@@ -36,6 +36,7 @@ export interface ResolvedServer {
   timeoutMs?: number;
   maxResultBytes?: number;
   protocol?: McpProtocol;
+  restarts?: number;
 }
 
 /** A checked configuration. */
@@ -51,7 +52,7 @@ export const POLICY_NAMES: readonly McpPolicyName[] = [
   "emailPolicy", "messagePolicy", "calendarInvitePolicy", "fileSharePolicy", "paymentPolicy", "webRequestPolicy", "outboundMessagePolicy",
 ];
 
-const SERVER_KEYS = new Set(["command", "args", "env", "cwd", "url", "headers", "type", "trust", "readers", "principal", "tools", "timeoutMs", "maxResultBytes", "protocol", "disabled"]);
+const SERVER_KEYS = new Set(["command", "args", "env", "cwd", "url", "headers", "type", "trust", "readers", "principal", "tools", "timeoutMs", "maxResultBytes", "protocol", "restarts", "disabled"]);
 /** The values of a server's `protocol`. */
 export const PROTOCOLS: readonly McpProtocol[] = ["auto", "legacy", "2026-07-28"];
 const TOOL_KEYS = new Set(["description", "sideEffect", "labels", "policy", "disabled"]);
@@ -100,6 +101,12 @@ class Checker {
     if (x === undefined) return undefined;
     if (isObject(x) && Object.values(x).every((v) => typeof v === "string")) return x as Record<string, string>;
     return this.expect(path, "an object of string values", x);
+  }
+
+  count(path: string, x: unknown): number | undefined {
+    if (x === undefined) return undefined;
+    if (typeof x === "number" && Number.isInteger(x) && x >= 0) return x;
+    return this.expect(path, "a whole number, 0 or more", x);
   }
 
   positive(path: string, x: unknown): number | undefined {
@@ -240,6 +247,8 @@ function checkServer(c: Checker, name: string, x: unknown, baseDir: string): Res
   const timeoutMs = c.positive(`${path}.timeoutMs`, x.timeoutMs);
   const maxResultBytes = c.positive(`${path}.maxResultBytes`, x.maxResultBytes);
   const protocol = checkProtocol(c, `${path}.protocol`, x.protocol);
+  const restarts = c.count(`${path}.restarts`, x.restarts);
+  if (restarts !== undefined && transport?.kind === "http") c.problems.push(`${path}.restarts: only stdio servers (with "command") are restarted`);
   if (transport === undefined) return undefined;
   return {
     name,
@@ -251,6 +260,7 @@ function checkServer(c: Checker, name: string, x: unknown, baseDir: string): Res
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
     ...(protocol === undefined ? {} : { protocol }),
+    ...(restarts === undefined ? {} : { restarts }),
   };
 }
 

@@ -38,6 +38,8 @@ export interface Session {
   readonly serverInfo?: { name: string; version: string };
   /** Why the connection ended, when it did; calls fail with this. */
   readonly closedBecause?: string;
+  /** When it ended (milliseconds since the epoch). */
+  readonly closedAt?: number;
   call(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult>;
   close(): Promise<void>;
 }
@@ -121,6 +123,7 @@ function negotiation(protocol: McpProtocol): "auto" | "legacy" | { pin: string }
 export async function openSession(server: ResolvedServer, options: SessionOptions): Promise<Session> {
   const stderr: string[] = [];
   let closedBecause: string | undefined;
+  let closedAt: number | undefined;
   let closing = false;
   let connected = false;
   let tools: McpTool[] = [];
@@ -144,6 +147,7 @@ export async function openSession(server: ResolvedServer, options: SessionOption
   };
   client.onclose = () => {
     if (!closing && closedBecause === undefined) {
+      closedAt = Date.now();
       closedBecause = `the connection to the MCP server ${server.name} ended (the server exited or crashed)${stderrTail(stderr)}`;
       // Before the handshake is done, the connect error says it.
       if (connected) options.onProblem?.(closedBecause);
@@ -175,6 +179,9 @@ export async function openSession(server: ResolvedServer, options: SessionOption
     ...(version === undefined ? {} : { serverInfo: { name: version.name, version: version.version } }),
     get closedBecause() {
       return closedBecause;
+    },
+    get closedAt() {
+      return closedAt;
     },
     async call(name, args, timeoutMs, signal) {
       if (closedBecause !== undefined) throw new Error(closedBecause);

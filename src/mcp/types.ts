@@ -87,6 +87,8 @@ export interface McpServerConfig {
   maxResultBytes?: number;
   /** The protocol revision to speak. Default: `options.protocol`, else `"auto"`. */
   protocol?: McpProtocol;
+  /** stdio: how many times a server that crashed is started again (at the next call). Default: `options.maxRestarts`, else 3. */
+  restarts?: number;
   /** True: the server is skipped. */
   disabled?: boolean;
 }
@@ -120,6 +122,14 @@ export interface McpOptions {
   maxResultBytes?: number;
   /** The protocol revision to speak with servers whose entry does not say. Default `"auto"`. */
   protocol?: McpProtocol;
+  /**
+   * How many times a stdio server that crashed is started again, at the next call after the
+   * crash (the call that found it dead fails with an error that says so). Its tools are checked
+   * against what was accepted at connect: a tool that changed is refused. Default 3; 0: never.
+   */
+  maxRestarts?: number;
+  /** The wait before the first restart, counted from the crash; it doubles with each restart (at most 8 s). Default 500. */
+  restartDelayMs?: number;
   /** Directory that relative `cwd`s and the pins path are resolved against. Default `process.cwd()`. */
   baseDir?: string;
   /** Called with each warning (a flagged description, a name collision, a changed tool). */
@@ -184,7 +194,7 @@ export interface McpConnection {
   readonly tools: Tool[];
   /** What sluice made of each tool, sorted by name. */
   readonly toolInfo: McpToolInfo[];
-  /** The servers connected. */
+  /** The servers connected, as they are now (a restarted stdio server has a new `pid`). */
   readonly servers: McpServerInfo[];
   /** Every warning so far. */
   readonly warnings: string[];

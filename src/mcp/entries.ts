@@ -1,0 +1,182 @@
+/**
+ * The tools of a connection while it is put together and kept: each server's tools named,
+ * checked against the lock file, flagged when they name other servers' tools, and built into
+ * sluice tools; and why a tool's calls are refused now.
+ */
+import type { Tool } from "../tools/types.js";
+import type { ResolvedServer } from "./config.js";
+import { adaptTool, isSink } from "./adapt.js";
+import { namedTools, plannerView } from "./describe.js";
+import { toolResultLabel } from "./labels.js";
+import { nameTools } from "./names.js";
+import { DEFAULT_MAX_RESULT_BYTES } from "./open.js";
+import { describeChange, makePin, pinHash, pinSubject, readLock, writeLock, type PinSubject } from "./pins.js";
+import type { McpTool, Session } from "./session.js";
+import type { McpOptions, McpPinStatus, McpToolInfo } from "./types.js";
+
+/** Default longest wait for one call. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** One tool while the connection is being put together. */
+export interface Entry {
+  name: string;
+  server: ResolvedServer;
+  session: Session;
+  listed: McpTool;
+  subject: PinSubject;
+  hash: string;
+  pin: McpPinStatus;
+  change?: string;
+  flags: string[];
+}
+
+type Candidate = { server: string; tool: string; session: Session; listed: McpTool };
+
+function entryOf(name: string, c: Candidate): Entry {
+  const subject = pinSubject(c.listed);
+  return { name, server: c.session.server, session: c.session, listed: c.listed, subject, hash: pinHash(subject), pin: "unpinned", flags: [] };
+}
+
+/** Every server's tools, named; tools whose names collide are left out, with a warning. */
+export function collect(sessions: readonly Session[], warn: (m: string) => void): Entry[] {
+  const candidates: Candidate[] = [];
+  for (const session of sessions) {
+    const overrides = session.server.tools;
+    const names = new Set(session.tools.map((t) => t.name));
+    for (const key of Object.keys(overrides)) {
+      if (!names.has(key)) warn(`mcpServers.${session.server.name}.tools names "${key}", but the server has no such tool`);
+    }
+    for (const listed of session.tools) {
+      if (overrides[listed.name]?.disabled === true) continue;
+      candidates.push({ server: session.server.name, tool: listed.name, session, listed });
+    }
+  }
+  const { named, warnings } = nameTools(candidates);
+  warnings.forEach(warn);
+  return [...named.entries()].map(([name, c]) => entryOf(name, c));
+}
+
+/**
+ * The tools a server lists now that it did not list before (`seen` holds every tool already
+ * considered, by server and name, and gains these), named; a name another tool already has is
+ * left out, with a warning.
+ */
+export function addedEntries(session: Session, entries: readonly Entry[], seen: Set<string>, warn: (m: string) => void): Entry[] {
+  const server = session.server;
+  const fresh = session.tools.filter((t) => !seen.has(seenKey(server.name, t.name)));
+  fresh.forEach((t) => seen.add(seenKey(server.name, t.name)));
+  const candidates = fresh.filter((t) => server.tools[t.name]?.disabled !== true).map((listed) => ({ server: server.name, tool: listed.name, session, listed }));
+  const { named, warnings } = nameTools(candidates);
+  warnings.forEach(warn);
+  const taken = new Set(entries.map((e) => e.name));
+  const out: Entry[] = [];
+  for (const [name, c] of named) {
+    if (taken.has(name)) warn(`"${c.tool}" of server ${server.name}, added while connected, would be called ${name} like a tool already offered; it is not offered`);
+    else out.push(entryOf(name, c));
+  }
+  return out;
+}
+
+/** The key of a tool in a `seen` set. */
+export function seenKey(server: string, tool: string): string {
+  return `${server}\u0000${tool}`;
+}
+
+/** Checks every tool against the lock file, records the ones seen for the first time, and writes it back if anything was added. */
+export async function checkPins(entries: Entry[], path: string, record: boolean, warn: (m: string) => void): Promise<void> {
+  const lock = await readLock(path);
+  let added = false;
+  for (const e of entries) {
+    const pinned = lock.servers[e.server.name]?.[e.listed.name];
+    if (pinned === undefined) {
+      (lock.servers[e.server.name] ??= {})[e.listed.name] = makePin(e.subject, false);
+      e.pin = "new";
+      added = true;
+    } else if (pinned.sha256 === e.hash) {
+      e.pin = pinned.reviewed ? "reviewed" : "pinned";
+    } else {
+      e.pin = "changed";
+      e.change = describeChange(pinned.tool, e.subject);
+      warn(`${e.name} changed since it was pinned in ${path}: ${e.change}; its calls are denied until it is pinned again (sluice mcp pin)`);
+    }
+  }
+  if (added && record) await writeLock(path, lock);
+}
+
+/** Flags each of `entries` whose description or schema names a tool of another server among `among`. */
+export function flagShadowing(entries: Entry[], warn: (m: string) => void, among: readonly Entry[] = entries): void {
+  for (const e of entries) {
+    const others = among.filter((o) => o.server.name !== e.server.name).map((o) => ({ name: o.name, tool: o.listed.name }));
+    const named = namedTools(e.subject.description, e.listed.inputSchema, others);
+    if (named.length > 0) {
+      const flag = `its description or schema names other servers' tools (${named.join(", ")}), which can steer how they are used (shadowing); it is not shown to the planner`;
+      e.flags.push(flag);
+      warn(`${e.name}: ${flag}`);
+    }
+  }
+}
+
+/** Why an entry's calls are refused now: changed since pinned, or changed or removed while connected. */
+export function refusalOf(e: Entry, pinsPath: string | undefined): string | undefined {
+  if (e.pin === "changed") {
+    return `${e.name} changed since it was pinned in ${pinsPath}: ${e.change}. A person must review it and pin it again (sluice mcp pin) before it is used`;
+  }
+  const now = e.session.tools.find((t) => t.name === e.listed.name);
+  if (now === undefined) return `${e.name} is no longer offered by the MCP server ${e.server.name} (it was removed while connected)`;
+  const subject = pinSubject(now);
+  if (pinHash(subject) !== e.hash) return `${e.name} changed while connected: ${describeChange(e.subject, subject)}. Connect again to see it, and pin it again if a lock file is used`;
+  return undefined;
+}
+
+/** The sluice tools of `entries`, and what sluice made of each, sorted by name. */
+export function build(entries: readonly Entry[], options: McpOptions, pinsPath: string | undefined, warn: (m: string) => void): { tools: Tool[]; toolInfo: McpToolInfo[] } {
+  const tools: Tool[] = [];
+  const toolInfo: McpToolInfo[] = [];
+  for (const e of [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const override = e.server.tools[e.listed.name];
+    const sink = isSink(e.server, e.listed, override);
+    const resultLabel = toolResultLabel(e.server, override);
+    const view = plannerView({
+      server: e.server.name,
+      trusted: e.server.trust === "trusted",
+      serverDescription: e.subject.description,
+      ...(override?.description === undefined ? {} : { configDescription: override.description }),
+      pin: e.pin,
+      flagged: e.flags.length > 0,
+    });
+    tools.push(
+      adaptTool({
+        name: e.name,
+        session: e.session,
+        listed: e.listed,
+        view,
+        sink,
+        resultLabel,
+        ...(override === undefined ? {} : { override }),
+        ...(options.policies?.[e.name] === undefined ? {} : { userPolicy: options.policies[e.name] }),
+        timeoutMs: e.server.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxResultBytes: e.server.maxResultBytes ?? options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+        refusal: () => refusalOf(e, pinsPath),
+        onWarning: warn,
+      }),
+    );
+    toolInfo.push({
+      name: e.name,
+      server: e.server.name,
+      tool: e.listed.name,
+      sink,
+      resultLabel,
+      pin: e.pin,
+      ...(e.change === undefined ? {} : { change: e.change }),
+      description: view.source,
+      flags: [...e.flags],
+      listed: {
+        description: e.subject.description,
+        inputSchema: (e.listed.inputSchema ?? {}) as Record<string, unknown>,
+        ...(e.listed.outputSchema === undefined ? {} : { outputSchema: e.listed.outputSchema as Record<string, unknown> }),
+        ...(e.listed.annotations === undefined ? {} : { annotations: e.listed.annotations as Record<string, unknown> }),
+      },
+    });
+  }
+  return { tools, toolInfo };
+}

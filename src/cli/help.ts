@@ -65,8 +65,8 @@ Options:
                       next to CONFIG.json.
   --http PORT         serve: Streamable HTTP on 127.0.0.1:PORT (0: any free port)
                       instead of stdio.
-  --model M           ask: the planner model. Default: claude-sonnet-4-5.
-  --reader-model M    ask: the reader model. Default: claude-haiku-4-5.
+  --model M           ask: the planner model. Default: claude-sonnet-5-5.
+  --reader-model M    ask: the reader model. Default: claude-haiku-5-5.
   --max-cost USD      ask: refuse any model call that could take the run over USD dollars.
   -h, --help          Show this help.
   --version           Print the version.

@@ -10,5 +10,6 @@ export { PinFileError, pinHash, pinSubject, describeChange, readLock } from "./p
 export type { LockFile, PinnedTool, PinSubject } from "./pins.js";
 export { IFC_META_KEY, PARTS_META_KEY, serverLabel } from "./labels.js";
 export { sluiceToolName } from "./names.js";
+export { mcpOffer, offerable } from "./offer.js";
 export { mcpSinkPolicy, sendingIsReading, namedPolicy } from "./policy.js";
 export type * from "./types.js";

@@ -19,9 +19,9 @@ import { approver, type ApproveChoice } from "../session.js";
 import { count, indent, plural, safe } from "../text.js";
 
 /** Default privileged planner. */
-export const DEFAULT_MODEL = "claude-sonnet-4-5";
+export const DEFAULT_MODEL = "claude-sonnet-5-5";
 /** Default quarantined reader. */
-export const DEFAULT_READER_MODEL = "claude-haiku-4-5";
+export const DEFAULT_READER_MODEL = "claude-haiku-5-5";
 
 /** Options of `sluice ask`. */
 export interface AskOptions {

@@ -2,54 +2,13 @@
  * What the planner is shown of an MCP tool. Descriptions and schema annotations are text the
  * server wrote, read by the privileged model: an untrusted server's reach the planner only when
  * a person pinned them after seeing them (`sluice mcp pin`) or the configuration gives its own.
- * Until then the planner sees the tool's name and parameter types. A description that names
+ * Until then the planner sees the tool's name and parameter types (schema.ts). A description that names
  * another server's tools (shadowing) is flagged and never shown.
  */
-import type { JsonSchema } from "../tools/types.js";
 import type { McpPinStatus } from "./types.js";
-
-/** Keywords that carry structure or validation; everything else (descriptions, titles, examples, defaults, vendor keys) is text. */
-const STRUCTURAL = new Set([
-  "type", "required", "enum", "const", "nullable", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-  "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "multipleOf", "$ref",
-]);
-const SCHEMA_MAPS = new Set(["properties", "$defs", "definitions", "patternProperties"]);
-const SCHEMA_ONE = new Set(["items", "additionalProperties", "not", "contains", "if", "then", "else", "additionalItems"]);
-const SCHEMA_LIST = new Set(["anyOf", "oneOf", "allOf", "prefixItems", "items"]);
-/** Annotations the planner may see once a person has reviewed them. */
-const TEXTUAL = new Set(["description", "title", "examples", "default", "format", "pattern"]);
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-/**
- * A copy of `schema` with only the keywords a planner or validator needs; with `keepText`,
- * descriptions, titles, examples, defaults, formats and patterns stay too. `$schema` always
- * goes: validators differ on which dialects they know, and the server checks its own input.
- */
-export function cleanSchema(schema: unknown, keepText: boolean, depth = 0): unknown {
-  if (typeof schema === "boolean") return schema;
-  if (!isObject(schema) || depth > 32) return {};
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanSchema(v, keepText, depth + 1)]));
-    } else if (SCHEMA_LIST.has(key) && Array.isArray(value)) {
-      out[key] = value.map((v) => cleanSchema(v, keepText, depth + 1));
-    } else if (SCHEMA_ONE.has(key) && (isObject(value) || typeof value === "boolean")) {
-      out[key] = cleanSchema(value, keepText, depth + 1);
-    } else if (STRUCTURAL.has(key) || (keepText && TEXTUAL.has(key))) {
-      out[key] = value;
-    }
-  }
-  return out;
-}
-
-/** The parameters schema of a tool: an object schema, whatever the server sent. */
-export function parametersOf(inputSchema: unknown, keepText: boolean): JsonSchema {
-  const clean = cleanSchema(inputSchema, keepText) as JsonSchema;
-  return clean.type === undefined ? { type: "object", ...clean } : clean;
 }
 
 /** Every string in a tool's description and schema, where a poisoned instruction could hide. */

@@ -11,6 +11,7 @@ import { toolResultLabel } from "./labels.js";
 import { nameTools } from "./names.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "./open.js";
 import { describeChange, makePin, pinHash, pinSubject, readLock, writeLock, type PinSubject } from "./pins.js";
+import { QUERY } from "../runtime/index.js";
 import type { McpTool, Session } from "./session.js";
 import type { McpOptions, McpPinStatus, McpToolInfo } from "./types.js";
 
@@ -32,6 +33,29 @@ export interface Entry {
 
 type Candidate = { server: string; tool: string; session: Session; listed: McpTool };
 
+/** The longest tool name offered: a name is shown to the planner whoever wrote it, so it must not carry a paragraph. */
+export const MAX_TOOL_NAME = 64;
+
+/** Whether a listed tool may be offered at all (not disabled, a name of bounded length); warns when its name is refused. */
+function admissible(session: Session, listed: McpTool, warn: (m: string) => void): boolean {
+  const server = session.server;
+  if (server.tools[listed.name]?.disabled === true) return false;
+  if (listed.name.length <= MAX_TOOL_NAME) return true;
+  warn(`a tool of the MCP server ${server.name} has a name of ${listed.name.length} characters, more than ${MAX_TOOL_NAME}; it is not offered (its name would reach the planner): "${listed.name.slice(0, 24)}…"`);
+  return false;
+}
+
+/** Named candidates, without those whose sluice name is the quarantined model's (a warning each). */
+function named(candidates: readonly Candidate[], warn: (m: string) => void): Array<[string, Candidate]> {
+  const { named: all, warnings } = nameTools(candidates);
+  warnings.forEach(warn);
+  return [...all.entries()].filter(([name, c]) => {
+    if (name !== QUERY) return true;
+    warn(`"${c.tool}" of server ${c.server} would be called ${QUERY}, the name of the quarantined model; it is not offered (rename the server in the configuration)`);
+    return false;
+  });
+}
+
 function entryOf(name: string, c: Candidate): Entry {
   const subject = pinSubject(c.listed);
   return { name, server: c.session.server, session: c.session, listed: c.listed, subject, hash: pinHash(subject), pin: "unpinned", flags: [] };
@@ -47,13 +71,10 @@ export function collect(sessions: readonly Session[], warn: (m: string) => void)
       if (!names.has(key)) warn(`mcpServers.${session.server.name}.tools names "${key}", but the server has no such tool`);
     }
     for (const listed of session.tools) {
-      if (overrides[listed.name]?.disabled === true) continue;
-      candidates.push({ server: session.server.name, tool: listed.name, session, listed });
+      if (admissible(session, listed, warn)) candidates.push({ server: session.server.name, tool: listed.name, session, listed });
     }
   }
-  const { named, warnings } = nameTools(candidates);
-  warnings.forEach(warn);
-  return [...named.entries()].map(([name, c]) => entryOf(name, c));
+  return named(candidates, warn).map(([name, c]) => entryOf(name, c));
 }
 
 /**
@@ -65,12 +86,10 @@ export function addedEntries(session: Session, entries: readonly Entry[], seen: 
   const server = session.server;
   const fresh = session.tools.filter((t) => !seen.has(seenKey(server.name, t.name)));
   fresh.forEach((t) => seen.add(seenKey(server.name, t.name)));
-  const candidates = fresh.filter((t) => server.tools[t.name]?.disabled !== true).map((listed) => ({ server: server.name, tool: listed.name, session, listed }));
-  const { named, warnings } = nameTools(candidates);
-  warnings.forEach(warn);
+  const candidates = fresh.filter((t) => admissible(session, t, warn)).map((listed) => ({ server: server.name, tool: listed.name, session, listed }));
   const taken = new Set(entries.map((e) => e.name));
   const out: Entry[] = [];
-  for (const [name, c] of named) {
+  for (const [name, c] of named(candidates, warn)) {
     if (taken.has(name)) warn(`"${c.tool}" of server ${server.name}, added while connected, would be called ${name} like a tool already offered; it is not offered`);
     else out.push(entryOf(name, c));
   }

@@ -8,6 +8,7 @@
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { ResolvedServer } from "./config.js";
+import { checkableOutput } from "./schema.js";
 import type { McpProtocol } from "./types.js";
 
 export type { McpTool };
@@ -111,6 +112,17 @@ function makeTransport(server: ResolvedServer, options: SessionOptions, stderr: 
   return transport;
 }
 
+/**
+ * The tool definition the SDK checks a call against, always given so it never falls back to
+ * the raw cached listing: the listed tool with its output schema reduced to structure.
+ */
+function definitionFor(tools: readonly McpTool[], name: string): McpTool {
+  const listed = tools.find((t) => t.name === name) ?? { name, inputSchema: { type: "object" as const } };
+  const { outputSchema, ...rest } = listed;
+  const checkable = checkableOutput(outputSchema);
+  return (checkable === undefined ? rest : { ...rest, outputSchema: checkable }) as McpTool;
+}
+
 function stderrTail(stderr: string[]): string {
   return stderr.length === 0 ? "" : ` (its last output on stderr: ${stderr.slice(-3).join(" | ")})`;
 }
@@ -185,10 +197,9 @@ export async function openSession(server: ResolvedServer, options: SessionOption
     },
     async call(name, args, timeoutMs, signal) {
       if (closedBecause !== undefined) throw new Error(closedBecause);
-      const listed = tools.find((t) => t.name === name);
       return (await client.callTool(
         { name, arguments: args },
-        { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal === undefined ? {} : { signal }), ...(listed === undefined ? {} : { toolDefinition: listed }) },
+        { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal === undefined ? {} : { signal }), toolDefinition: definitionFor(tools, name) },
       )) as CallToolResult;
     },
     async close() {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { Label } from "../../src/index.js";
 import { toolCallView } from "../../src/runtime/index.js";
-import { cleanSchema, namedTools } from "../../src/mcp/describe.js";
+import { namedTools } from "../../src/mcp/describe.js";
+import { cleanSchema } from "../../src/mcp/schema.js";
 import { nameTools, sluiceToolName } from "../../src/mcp/names.js";
 import { describeChange } from "../../src/mcp/pins.js";
 import { mcpSinkPolicy, sendingIsReading } from "../../src/mcp/policy.js";

@@ -92,3 +92,14 @@ describe("an output schema", () => {
     expect(result.value).toEqual({ v: evil });
   });
 });
+
+describe("a tool name", () => {
+  it("that would be the quarantined model's (server query, tool ai_assistant) is not offered, and the runtime is made", async () => {
+    const file = join(homeFolder(), "tools.json");
+    writeFileSync(file, JSON.stringify([{ name: "ai_assistant", inputSchema: { type: "object" } }]));
+    const mcp = await connect({ mcpServers: { query: { command: "node", args: [testServer("raw")], env: { RAW_TOOLS_FILE: file } } } });
+    expect(mcp.tools.map((t) => t.name)).not.toContain("query_ai_assistant");
+    expect(mcp.warnings).toContain('"ai_assistant" of server query would be called query_ai_assistant, the name of the quarantined model; it is not offered (rename the server in the configuration)');
+    expect((await createRuntime({ tools: mcp.tools }).run(`1 + 1`)).value).toBe(2);
+  });
+});

@@ -50,14 +50,24 @@ export function askRequest(request: ApprovalRequest) {
   });
 }
 
+/** The client's capabilities: on revision 2026-07-28 the request's own; on older revisions, those it declared when it connected. */
+function capabilitiesOf(ctx: ServerContext, declared: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope === undefined ? declared : (envelope[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined);
+}
+
+/** True when the client offers sampling (its model can answer a server's request), as {@link clientCanAsk} reads capabilities. */
+export function clientCanSample(ctx: ServerContext, declared: Record<string, unknown> | undefined): boolean {
+  const sampling = capabilitiesOf(ctx, declared)?.sampling;
+  return typeof sampling === "object" && sampling !== null;
+}
+
 /**
  * True when the client can show a form to a person: on revision 2026-07-28 the request's own
  * capabilities say so; on older revisions, those it declared when it connected.
  */
 export function clientCanAsk(ctx: ServerContext, declared: Record<string, unknown> | undefined): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = envelope === undefined ? declared : (envelope[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined);
-  const elicitation = caps?.elicitation as Record<string, unknown> | undefined;
+  const elicitation = capabilitiesOf(ctx, declared)?.elicitation as Record<string, unknown> | undefined;
   if (elicitation === undefined || elicitation === null || typeof elicitation !== "object") return false;
   // An empty `elicitation: {}` means form mode (the revision that added modes says so).
   return Object.keys(elicitation).length === 0 || "form" in elicitation;

@@ -16,10 +16,11 @@ import {
 } from "@modelcontextprotocol/server";
 import { createRuntime, type ApprovalRequest, type RunResult } from "../../runtime/index.js";
 import { answerText, PLAN_ANSWER_SCHEMA, planAnswer } from "./answer.js";
-import { approvedIn, askRequest, clientCanAsk } from "./asks.js";
+import { approvedIn, askRequest, clientCanAsk, clientCanSample } from "./asks.js";
 import { LIST_TOOLS_DESCRIPTION, runPlanDescription } from "./descriptions.js";
 import type { ServeOptions } from "./types.js";
-import { startWaitingRun, type WaitingRun } from "./waiting.js";
+import { sampledIn, sampleRequest, samplingReader } from "./sampling.js";
+import { startWaitingRun, type Ask, type OpenAsk, type WaitingRun } from "./waiting.js";
 import { requestWatch, watchReader, watchTools, type RequestWatch } from "./watch.js";
 
 /** What {@link createPlanServer} gives back. */
@@ -82,6 +83,10 @@ function summary(result: RunResult): string {
   return `run_plan: ${result.status}${where}; ${result.calls.length} call(s): ${count("allow")} allowed, ${count("ask")} asked, ${count("deny")} denied`;
 }
 
+function inputRequestOf(open: OpenAsk) {
+  return open.question.kind === "approve" ? askRequest(open.question.request) : sampleRequest(open.question.params);
+}
+
 /** Creates the server: its tools, the runs waiting for a person, and the failed runs kept for retries. */
 export function createPlanServer(options: ServeOptions): PlanServer {
   const log = options.log ?? (() => {});
@@ -92,13 +97,20 @@ export function createPlanServer(options: ServeOptions): PlanServer {
   const parked = new Map<string, Parked>();
   const failed = new Map<string, RunResult>();
   const sinks = options.tools.some((t) => t.sideEffect);
-  const description = runPlanDescription(options.language, options.tools, options.runtime?.quarantined !== undefined);
+  const description = runPlanDescription(options.language, options.tools, options.runtime?.quarantined !== undefined ? "configured" : options.sampling === undefined ? "none" : "sampling");
   const fallbackNote = (why: string) => `${why}, so asks were answered "${fallback ? "yes" : "no"}" without asking anyone (sluice serve --approve ${fallback ? "yes" : "no"})`;
 
-  function start(args: RunPlanArgs, canAsk: boolean, previous: RunResult | undefined, notes: Set<string>, watch: RequestWatch): WaitingRun {
-    return startWaitingRun((wait) => {
+  /** The quarantined model of one run: the configured one, else the client's through sampling (when it can), else none. */
+  function readerOf(canSample: boolean, ask: Ask) {
+    if (options.runtime?.quarantined !== undefined) return options.runtime.quarantined;
+    if (!canSample || options.sampling === undefined) return undefined;
+    return samplingReader(options.sampling, (params) => ask({ kind: "sample", params }));
+  }
+
+  function start(args: RunPlanArgs, can: { ask: boolean; sample: boolean }, previous: RunResult | undefined, notes: Set<string>, watch: RequestWatch): WaitingRun {
+    return startWaitingRun((ask) => {
       const approve = (request: ApprovalRequest): boolean | Promise<boolean> => {
-        if (!canAsk) {
+        if (!can.ask) {
           notes.add(fallbackNote("This MCP client cannot show a person a form (it declares no form elicitation)"));
           return fallback;
         }
@@ -106,9 +118,9 @@ export function createPlanServer(options: ServeOptions): PlanServer {
           notes.add(fallbackNote(`${maxWaiting} plans were already waiting for a person`));
           return fallback;
         }
-        return wait(request);
+        return ask({ kind: "approve", request });
       };
-      const reader = watchReader(options.runtime?.quarantined, watch);
+      const reader = watchReader(readerOf(can.sample, ask), watch);
       const runtime = createRuntime({ ...options.runtime, tools: watchTools(options.tools, watch), ...(reader === undefined ? {} : { quarantined: reader }), approve });
       return runtime.run(args.source, previous === undefined ? {} : { previous });
     });
@@ -162,8 +174,8 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       found.watch.ctx = ctx;
       // An ask the retry does not answer stays open, and is put to the client again below.
       for (const key of state.asks) {
-        const approved = approvedIn(ctx.mcpReq.inputResponses, key);
-        if (approved !== undefined) found.run.answer(key, approved);
+        const answer = key.startsWith("sample") ? sampledIn(ctx.mcpReq.inputResponses, key) : approvedIn(ctx.mcpReq.inputResponses, key);
+        if (answer !== undefined) found.run.answer(key, answer);
       }
       id = state.run;
       entry = found;
@@ -175,13 +187,14 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       id = randomUUID();
       const notes = new Set<string>();
       const watch = requestWatch(ctx);
-      entry = { run: start(args, clientCanAsk(ctx, declared()), previous, notes, watch), source: args.source, notes, watch };
+      const can = { ask: clientCanAsk(ctx, declared()), sample: clientCanSample(ctx, declared()) };
+      entry = { run: start(args, can, previous, notes, watch), source: args.source, notes, watch };
     }
     const step = await entry.run.next();
     if (step.kind === "done") return finished(id, step.result, entry.notes, entry.watch);
     park(id, entry);
     return inputRequired({
-      inputRequests: Object.fromEntries(step.asks.map((a) => [a.key, askRequest(a.request)])),
+      inputRequests: Object.fromEntries(step.asks.map((a) => [a.key, inputRequestOf(a)])),
       requestState: await codec.mint({ run: id, asks: step.asks.map((a) => a.key) }),
     });
   }

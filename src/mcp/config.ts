@@ -162,12 +162,13 @@ function checkTool(c: Checker, path: string, x: unknown): McpToolOverride | unde
 }
 
 function checkTools(c: Checker, path: string, x: unknown): Record<string, McpToolOverride> {
-  if (x === undefined) return {};
+  // Keyed by names a server chose: no prototype, so a tool called `constructor` has no override.
+  const out = Object.create(null) as Record<string, McpToolOverride>;
+  if (x === undefined) return out;
   if (!isObject(x)) {
     c.expect(path, "an object keyed by the server's tool names", x);
-    return {};
+    return out;
   }
-  const out: Record<string, McpToolOverride> = {};
   for (const [name, entry] of Object.entries(x)) {
     const tool = checkTool(c, keyPath(path, name), entry);
     if (tool !== undefined) out[name] = tool;

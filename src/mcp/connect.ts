@@ -6,8 +6,8 @@
 import { resolve } from "node:path";
 import type { Tool } from "../tools/types.js";
 import { McpConfigError, PROTOCOLS, resolveMcpConfig, type ResolvedServer } from "./config.js";
-import { addedEntries, build, checkPins, collect, flagShadowing, refusalOf, seenKey, type Entry } from "./entries.js";
-import { makePin, pinSubject, readLock, writeLock, type LockFile } from "./pins.js";
+import { addedEntries, build, checkPins, collect, flagShadowing, liveChange, refusalOf, seenKey, type Entry } from "./entries.js";
+import { makePin, pinHash, pinSubject, readLock, setPin, writeLock, type LockFile } from "./pins.js";
 import { openAll } from "./open.js";
 import type { Session } from "./session.js";
 import type { McpConfig, McpConnection, McpOptions, McpServerInfo, McpToolInfo } from "./types.js";
@@ -90,10 +90,14 @@ export async function connectMcp(config: McpConfig, options: McpOptions = {}): P
     }
   }
 
+  /** The change last reported for each tool, so a server that repeats itself is reported once per change. */
+  const reported = new Map<string, string>();
   const onToolsChanged = (server: ResolvedServer): void => {
     for (const e of entries.filter((x) => x.server === server)) {
-      const why = refusalOf({ ...e, pin: e.pin === "changed" ? "unpinned" : e.pin }, pinsPath);
-      if (why !== undefined) warn(why);
+      const change = liveChange(e);
+      if (change !== undefined && reported.get(e.name) !== change.key) warn(change.warning);
+      if (change === undefined) reported.delete(e.name);
+      else reported.set(e.name, change.key);
     }
     adding = adding.then(() => addTools(server)).catch((err: unknown) => warn(`${server.name}: tools it added while connected could not be offered: ${err instanceof Error ? err.message : String(err)}`));
   };
@@ -126,11 +130,19 @@ export async function connectMcp(config: McpConfig, options: McpOptions = {}): P
     const chosen = names === undefined ? entries : entries.filter((e) => names.includes(e.name));
     const unknown = (names ?? []).filter((n) => !entries.some((e) => e.name === n));
     if (unknown.length > 0) throw new Error(`pin(): no tool is called ${unknown.join(", ")}`);
+    // What is pinned is what the person was shown (toolInfo[].listed); a tool that has changed since is not pinned.
+    const moved = chosen.filter((e) => {
+      const now = e.session.tools.find((t) => t.name === e.listed.name);
+      return now === undefined || pinHash(pinSubject(now)) !== e.hash;
+    });
+    if (moved.length > 0) {
+      throw new Error(`pin(): ${moved.map((e) => e.name).join(", ")} changed or went away since it was shown, so nothing was pinned; connect again, look at it again, and pin it then`);
+    }
     for (const e of chosen) {
-      const now = e.session.tools.find((t) => t.name === e.listed.name) ?? e.listed;
-      (lock.servers[e.server.name] ??= {})[e.listed.name] = makePin(pinSubject(now), true);
+      setPin(lock, e.server.name, e.listed.name, makePin(e.subject, true));
       if (e.pin !== "unpinned") e.pin = "reviewed";
       delete e.change;
+      delete e.changed;
     }
     await writeLock(pinsPath, lock);
   }

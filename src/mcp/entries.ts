@@ -10,7 +10,7 @@ import { namedTools, plannerView } from "./describe.js";
 import { toolResultLabel } from "./labels.js";
 import { nameTools } from "./names.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "./open.js";
-import { describeChange, makePin, pinHash, pinSubject, readLock, writeLock, type PinSubject } from "./pins.js";
+import { changedParts, describeChange, makePin, pinHash, pinOf, pinSubject, readLock, setPin, writeLock, type PinSubject } from "./pins.js";
 import { QUERY } from "../runtime/index.js";
 import type { McpTool, Session } from "./session.js";
 import type { McpOptions, McpPinStatus, McpToolInfo } from "./types.js";
@@ -27,7 +27,10 @@ export interface Entry {
   subject: PinSubject;
   hash: string;
   pin: McpPinStatus;
+  /** How it differs from its pin, quoting both (for the person). */
   change?: string;
+  /** Which parts differ from its pin, quoting neither (for reasons). */
+  changed?: string;
   flags: string[];
 }
 
@@ -106,9 +109,9 @@ export async function checkPins(entries: Entry[], path: string, record: boolean,
   const lock = await readLock(path);
   let added = false;
   for (const e of entries) {
-    const pinned = lock.servers[e.server.name]?.[e.listed.name];
+    const pinned = pinOf(lock, e.server.name, e.listed.name);
     if (pinned === undefined) {
-      (lock.servers[e.server.name] ??= {})[e.listed.name] = makePin(e.subject, false);
+      setPin(lock, e.server.name, e.listed.name, makePin(e.subject, false));
       e.pin = "new";
       added = true;
     } else if (pinned.sha256 === e.hash) {
@@ -116,6 +119,7 @@ export async function checkPins(entries: Entry[], path: string, record: boolean,
     } else {
       e.pin = "changed";
       e.change = describeChange(pinned.tool, e.subject);
+      e.changed = changedParts(pinned.tool, e.subject);
       warn(`${e.name} changed since it was pinned in ${path}: ${e.change}; its calls are denied until it is pinned again (sluice mcp pin)`);
     }
   }
@@ -126,7 +130,7 @@ export async function checkPins(entries: Entry[], path: string, record: boolean,
 export function flagShadowing(entries: Entry[], warn: (m: string) => void, among: readonly Entry[] = entries): void {
   for (const e of entries) {
     const others = among.filter((o) => o.server.name !== e.server.name).map((o) => ({ name: o.name, tool: o.listed.name }));
-    const named = namedTools(e.subject.description, e.listed.inputSchema, others);
+    const named = namedTools(e.subject.description, [e.listed.inputSchema, e.listed.outputSchema], others);
     if (named.length > 0) {
       const flag = `its description or schema names other servers' tools (${named.join(", ")}), which can steer how they are used (shadowing); it is not shown to the planner`;
       e.flags.push(flag);
@@ -138,13 +142,27 @@ export function flagShadowing(entries: Entry[], warn: (m: string) => void, among
 /** Why an entry's calls are refused now: changed since pinned, or changed or removed while connected. */
 export function refusalOf(e: Entry, pinsPath: string | undefined): string | undefined {
   if (e.pin === "changed") {
-    return `${e.name} changed since it was pinned in ${pinsPath}: ${e.change}. A person must review it and pin it again (sluice mcp pin) before it is used`;
+    return `${e.name} changed since it was pinned in ${pinsPath}: ${e.changed ?? "it changed"}. A person must review it and pin it again (sluice mcp pin shows the change) before it is used`;
   }
   const now = e.session.tools.find((t) => t.name === e.listed.name);
   if (now === undefined) return `${e.name} is no longer offered by the MCP server ${e.server.name} (it was removed while connected)`;
   const subject = pinSubject(now);
-  if (pinHash(subject) !== e.hash) return `${e.name} changed while connected: ${describeChange(e.subject, subject)}. Connect again to see it, and pin it again if a lock file is used`;
+  if (pinHash(subject) !== e.hash) return `${e.name} changed while connected: ${changedParts(e.subject, subject)}. Connect again to see it, and pin it again if a lock file is used`;
   return undefined;
+}
+
+/**
+ * What the person is told when a tool changed or went away while connected, quoting the change,
+ * and a key that is the same for the same change (a server that says so again and again is
+ * reported once per change); undefined when it is as accepted.
+ */
+export function liveChange(e: Entry): { key: string; warning: string } | undefined {
+  const now = e.session.tools.find((t) => t.name === e.listed.name);
+  if (now === undefined) return { key: "removed", warning: `${e.name} is no longer offered by the MCP server ${e.server.name} (it was removed while connected)` };
+  const subject = pinSubject(now);
+  const hash = pinHash(subject);
+  if (hash === e.hash) return undefined;
+  return { key: hash, warning: `${e.name} changed while connected: ${describeChange(e.subject, subject)}; its calls are refused. Connect again to see it, and pin it again if a lock file is used` };
 }
 
 /** The sluice tools of `entries`, and what sluice made of each, sorted by name. */

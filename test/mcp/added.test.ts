@@ -62,7 +62,8 @@ describe("a tool added while connected", () => {
     expect(second.toolInfo.find((t) => t.name === "bad_added")).toMatchObject({ pin: "changed" });
     const result = await createRuntime({ tools: second.tools }).run(`bad_added()`);
     expect(result.status).toBe("blocked");
-    expect(result.calls[0].reason).toContain('the description changed from "Added later." to "Added later. IMPORTANT');
+    expect(result.calls[0].reason).toContain("bad_added changed since it was pinned in " + pins + ": its description changed");
+    expect(warnings.some((w) => w.includes('the description changed from "Added later." to "Added later. IMPORTANT'))).toBe(true);
   });
 
   it("that takes the sluice name of a tool already offered is not offered, with a warning; the other stays", async () => {

@@ -61,7 +61,7 @@ describe.each(["legacy", "auto"] as const)("query_ai_assistant through the clien
     const { answer } = await runPlan(client, ASK_DEADLINE);
     expect(answer.status).toBe("completed");
     expect(answer.value).toBe("Friday");
-    expect(answer.label.trusted).toBe(false);
+    expect(answer.label?.trusted).toBe(false);
     expect(seen).toHaveLength(1);
     expect(seen[0].systemPrompt).toBe(READER_SYSTEM_PROMPT);
     expect(seen[0].includeContext).toBe("none");

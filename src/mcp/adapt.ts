@@ -15,10 +15,14 @@ import { cleanSchema, compiles, parametersOf } from "./schema.js";
 import type { McpTool, Session } from "./session.js";
 import type { McpToolOverride } from "./types.js";
 
-/** A tool is a sink unless the user says otherwise, or a trusted server annotates it read-only. */
+/**
+ * A tool is a sink unless the user says otherwise, or a trusted server annotates it read-only
+ * and not open-world: a read-only fetch (`openWorldHint: true`) still sends its arguments out
+ * into the world, so where it goes must not be chosen by untrusted text without a policy.
+ */
 export function isSink(server: ResolvedServer, tool: McpTool, override: McpToolOverride | undefined): boolean {
   if (override?.sideEffect !== undefined) return override.sideEffect;
-  return !(server.trust === "trusted" && tool.annotations?.readOnlyHint === true);
+  return !(server.trust === "trusted" && tool.annotations?.readOnlyHint === true && tool.annotations?.openWorldHint !== true);
 }
 
 /** Everything needed to build one sluice tool. */

@@ -215,7 +215,8 @@ function checkTransport(c: Checker, path: string, x: Json, baseDir: string): Mcp
     command,
     args,
     ...(env === undefined ? {} : { env }),
-    ...(cwd === undefined ? {} : { cwd: isAbsolute(cwd) ? cwd : resolve(baseDir, cwd) }),
+    // Without a cwd the server runs in the configuration's folder, so a relative `args` path names a file next to the configuration, not one in wherever sluice was started.
+    cwd: cwd === undefined ? baseDir : isAbsolute(cwd) ? cwd : resolve(baseDir, cwd),
   };
 }
 

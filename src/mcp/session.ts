@@ -102,13 +102,7 @@ function makeTransport(server: ResolvedServer, options: SessionOptions, stderr: 
     maxBufferSize: options.maxMessageBytes,
   });
   // Kept for error messages only: a crashing server usually says why on stderr.
-  let partial = "";
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    const lines = (partial + chunk.toString("utf8")).split("\n");
-    partial = lines.pop() ?? "";
-    for (const line of lines) if (line.trim() !== "") stderr.push(line.slice(0, 300));
-    if (stderr.length > STDERR_LINES) stderr.splice(0, stderr.length - STDERR_LINES);
-  });
+  transport.stderr?.on("data", stderrLines(stderr));
   return transport;
 }
 
@@ -121,6 +115,37 @@ function definitionFor(tools: readonly McpTool[], name: string): McpTool {
   const { outputSchema, ...rest } = listed;
   const checkable = checkableOutput(outputSchema);
   return (checkable === undefined ? rest : { ...rest, outputSchema: checkable }) as McpTool;
+}
+
+/** The longest stderr line kept; the rest of a longer one is dropped until its newline. */
+const STDERR_LINE = 300;
+
+/**
+ * A stderr listener that keeps the last lines, each cut at {@link STDERR_LINE} characters: only
+ * the new chunk is scanned and at most one short partial line is held, so a server that writes
+ * without end, with or without newlines, costs neither memory nor time beyond that.
+ */
+export function stderrLines(stderr: string[]): (chunk: Buffer | string) => void {
+  let partial = "";
+  let dropping = false;
+  return (chunk) => {
+    const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf("\n", start);
+      const piece = text.slice(start, nl === -1 ? Math.min(text.length, start + STDERR_LINE + 1) : Math.min(nl, start + STDERR_LINE + 1));
+      if (!dropping) partial = (partial + piece).slice(0, STDERR_LINE + 1);
+      if (nl === -1) {
+        if (partial.length > STDERR_LINE) dropping = true;
+        break;
+      }
+      if (partial.trim() !== "") stderr.push(partial.slice(0, STDERR_LINE));
+      partial = "";
+      dropping = false;
+      start = nl + 1;
+    }
+    if (stderr.length > STDERR_LINES) stderr.splice(0, stderr.length - STDERR_LINES);
+  };
 }
 
 function stderrTail(stderr: string[]): string {

@@ -65,7 +65,7 @@ export interface McpServerConfig {
   args?: string[];
   /** stdio: its environment. Without it, only the SDK's safe defaults (PATH, HOME, …) are passed. */
   env?: Record<string, string>;
-  /** stdio: its working directory (relative to the configuration file). */
+  /** stdio: its working directory (relative to the configuration file). Default: the configuration's folder (`options.baseDir`). */
   cwd?: string;
   /** Streamable HTTP: the endpoint, e.g. `http://127.0.0.1:8123/mcp`. */
   url?: string;

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createRuntime, plannerSystemPrompt } from "../../src/index.js";
+import { createRuntime, defineTool, Label, plannerSystemPrompt } from "../../src/index.js";
 import { connect, homeFolder, testServer } from "./support.js";
 
 /** Each instruction the server hides in its schema, one word per channel, so a leak names its channel. */
@@ -101,5 +101,18 @@ describe("a tool name", () => {
     expect(mcp.tools.map((t) => t.name)).not.toContain("query_ai_assistant");
     expect(mcp.warnings).toContain('"ai_assistant" of server query would be called query_ai_assistant, the name of the quarantined model; it is not offered (rename the server in the configuration)');
     expect((await createRuntime({ tools: mcp.tools }).run(`1 + 1`)).value).toBe(2);
+  });
+});
+
+describe("annotations of a trusted server", () => {
+  it("read-only and open-world (a fetch): still a sink, so untrusted text cannot choose where it sends data without asking", async () => {
+    const file = join(homeFolder(), "tools.json");
+    const tool = (name: string, annotations: Record<string, unknown>) => ({ name, inputSchema: { type: "object", properties: { url: { type: "string" } } }, annotations });
+    writeFileSync(file, JSON.stringify([tool("fetch", { readOnlyHint: true, openWorldHint: true }), tool("read", { readOnlyHint: true, openWorldHint: false }), tool("look", { readOnlyHint: true })]));
+    const mcp = await connect({ mcpServers: { web: { command: "node", args: [testServer("raw")], env: { RAW_TOOLS_FILE: file }, trust: "trusted" } } });
+    expect(Object.fromEntries(mcp.toolInfo.filter((t) => ["fetch", "read", "look"].includes(t.tool)).map((t) => [t.tool, t.sink]))).toEqual({ fetch: true, read: false, look: false });
+    const note = defineTool({ name: "stranger_note", parameters: { type: "object" }, label: () => Label.untrusted("email:eve@evil.com"), run: () => "https://evil.example/collect" });
+    const result = await createRuntime({ tools: [...mcp.tools, note] }).run(`web_fetch({ url: stranger_note({}) })`);
+    expect(result.calls.find((c) => c.tool === "web_fetch")?.decision).not.toBe("allow");
   });
 });

@@ -4,6 +4,7 @@ import { Label } from "../../src/index.js";
 import { toolCallView } from "../../src/runtime/index.js";
 import { namedTools } from "../../src/mcp/describe.js";
 import { cleanSchema } from "../../src/mcp/schema.js";
+import { stderrLines } from "../../src/mcp/session.js";
 import { nameTools, sluiceToolName } from "../../src/mcp/names.js";
 import { describeChange } from "../../src/mcp/pins.js";
 import { mcpSinkPolicy, sendingIsReading } from "../../src/mcp/policy.js";
@@ -83,5 +84,17 @@ describe("policies", () => {
     expect(mcpSinkPolicy()(call(Label.trusted())).kind).toBe("allow");
     expect(mcpSinkPolicy()(call(Label.untrusted("mcp:notes"))).kind).toBe("ask");
     expect(mcpSinkPolicy()(call(Label.trusted(), Label.untrusted("x"))).kind).toBe("ask");
+  });
+});
+
+describe("a server's stderr", () => {
+  it("keeps the start of an endless line and the lines after it, holding no more than one short line (128 MB without a newline)", () => {
+    const lines: string[] = [];
+    const feed = stderrLines(lines);
+    const chunk = "x".repeat(64 * 1024);
+    for (let i = 0; i < 2048; i++) feed(chunk);
+    feed("tail of it\nsecond line\nthird");
+    feed(" line\n");
+    expect(lines).toEqual(["x".repeat(300), "second line", "third line"]);
   });
 });

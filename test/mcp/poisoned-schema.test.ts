@@ -111,7 +111,7 @@ describe("annotations of a trusted server", () => {
     writeFileSync(file, JSON.stringify([tool("fetch", { readOnlyHint: true, openWorldHint: true }), tool("read", { readOnlyHint: true, openWorldHint: false }), tool("look", { readOnlyHint: true })]));
     const mcp = await connect({ mcpServers: { web: { command: "node", args: [testServer("raw")], env: { RAW_TOOLS_FILE: file }, trust: "trusted" } } });
     expect(Object.fromEntries(mcp.toolInfo.filter((t) => ["fetch", "read", "look"].includes(t.tool)).map((t) => [t.tool, t.sink]))).toEqual({ fetch: true, read: false, look: false });
-    const note = defineTool({ name: "stranger_note", parameters: { type: "object" }, label: () => Label.untrusted("email:eve@evil.com"), run: () => "https://evil.example/collect" });
+    const note = defineTool({ name: "stranger_note", description: "A note a stranger wrote.", parameters: { type: "object" }, label: () => Label.untrusted("email:eve@evil.com"), run: () => "https://evil.example/collect" });
     const result = await createRuntime({ tools: [...mcp.tools, note] }).run(`web_fetch({ url: stranger_note({}) })`);
     expect(result.calls.find((c) => c.tool === "web_fetch")?.decision).not.toBe("allow");
   });

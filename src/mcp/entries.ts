@@ -34,7 +34,7 @@ export interface Entry {
   flags: string[];
 }
 
-type Candidate = { server: string; tool: string; session: Session; listed: McpTool };
+type Candidate = { server: string; tool: string; trusted: boolean; session: Session; listed: McpTool };
 
 /** The longest tool name offered: a name is shown to the planner whoever wrote it, so it must not carry a paragraph. */
 export const MAX_TOOL_NAME = 64;
@@ -74,7 +74,7 @@ export function collect(sessions: readonly Session[], warn: (m: string) => void)
       if (!names.has(key)) warn(`mcpServers.${session.server.name}.tools names "${key}", but the server has no such tool`);
     }
     for (const listed of session.tools) {
-      if (admissible(session, listed, warn)) candidates.push({ server: session.server.name, tool: listed.name, session, listed });
+      if (admissible(session, listed, warn)) candidates.push({ server: session.server.name, tool: listed.name, trusted: session.server.trust === "trusted", session, listed });
     }
   }
   return named(candidates, warn).map(([name, c]) => entryOf(name, c));
@@ -89,7 +89,7 @@ export function addedEntries(session: Session, entries: readonly Entry[], seen: 
   const server = session.server;
   const fresh = session.tools.filter((t) => !seen.has(seenKey(server.name, t.name)));
   fresh.forEach((t) => seen.add(seenKey(server.name, t.name)));
-  const candidates = fresh.filter((t) => admissible(session, t, warn)).map((listed) => ({ server: server.name, tool: listed.name, session, listed }));
+  const candidates = fresh.filter((t) => admissible(session, t, warn)).map((listed) => ({ server: server.name, tool: listed.name, trusted: server.trust === "trusted", session, listed }));
   const taken = new Set(entries.map((e) => e.name));
   const out: Entry[] = [];
   for (const [name, c] of named(candidates, warn)) {

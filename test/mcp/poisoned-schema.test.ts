@@ -116,3 +116,17 @@ describe("annotations of a trusted server", () => {
     expect(result.calls.find((c) => c.tool === "web_fetch")?.decision).not.toBe("allow");
   });
 });
+
+describe("a name collision", () => {
+  it("between a trusted server's tool and an untrusted one's: the trusted tool keeps its name, the untrusted one is not offered", async () => {
+    const home = homeFolder();
+    const mailFile = join(home, "mail.json");
+    const archiveFile = join(home, "archive.json");
+    writeFileSync(mailFile, JSON.stringify([{ name: "archive_send", inputSchema: { type: "object" } }]));
+    writeFileSync(archiveFile, JSON.stringify([{ name: "send", inputSchema: { type: "object" } }]));
+    const raw = (file: string) => ({ command: "node", args: [testServer("raw")], env: { RAW_TOOLS_FILE: file } });
+    const mcp = await connect({ mcpServers: { mail: { ...raw(mailFile), trust: "trusted" }, "mail-archive": raw(archiveFile) } });
+    expect(mcp.toolInfo.filter((t) => t.name === "mail_archive_send").map((t) => t.server)).toEqual(["mail"]);
+    expect(mcp.warnings).toContain('"send" of server mail-archive would be called mail_archive_send like "archive_send" of the trusted server mail, which keeps the name; the other is not offered (rename a server in the configuration to tell them apart)');
+  });
+});

@@ -84,6 +84,21 @@ describe.each(["legacy", "auto"] as const)("sluice serve over Streamable HTTP (%
     await client.close();
   });
 
+  test("a reason never quotes arguments strangers wrote (the agent would read them as sluice's words)", async () => {
+    const host = await connectHost(server.url, mode);
+    const { answer } = await runPlan(host.client, `const mail = list_emails()[1];
+send_email({ to: mail.from, subject: mail.subject, body: mail.body });`);
+    expect(answer.status).toBe("blocked");
+    const send = answer.calls.find((c) => c.tool === "send_email")!;
+    expect(send.reason).toContain("(withheld: not trusted)");
+    expect(send.reason).toContain("it came from an email from eve@evil.com");
+    for (const words of ["Ignore previous instructions", "Great to meet you", "INFORMATION", "id_rsa"]) {
+      expect(send.reason).not.toContain(words);
+      expect(JSON.stringify(answer.error)).not.toContain(words);
+    }
+    await host.client.close();
+  });
+
   test("an ask goes to the person; approved, the call is made", async () => {
     const host = await connectHost(server.url, mode, "approve");
     const { answer } = await runPlan(host.client, NOTES_TO_BOSS);

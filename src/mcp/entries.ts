@@ -6,7 +6,7 @@
 import type { Tool } from "../tools/types.js";
 import type { ResolvedServer } from "./config.js";
 import { adaptTool, isSink } from "./adapt.js";
-import { namedTools, plannerView } from "./describe.js";
+import { invisibleIn, plannerView, shadowMatcher, type ShadowMatcher } from "./describe.js";
 import { toolResultLabel } from "./labels.js";
 import { nameTools } from "./names.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "./open.js";
@@ -35,6 +35,17 @@ export interface Entry {
 }
 
 type Candidate = { server: string; tool: string; trusted: boolean; session: Session; listed: McpTool };
+
+/** The most tools offered of one server: a listing of tens of thousands would stall the host and flood the planner's prompt. */
+export const MAX_TOOLS_PER_SERVER = 1000;
+
+/** The first {@link MAX_TOOLS_PER_SERVER} of `tools` given that `offered` are offered already, with a warning when some are left out. */
+function capped<T>(server: string, tools: readonly T[], offered: number, warn: (m: string) => void): readonly T[] {
+  const room = Math.max(0, MAX_TOOLS_PER_SERVER - offered);
+  if (tools.length <= room) return tools;
+  warn(`the MCP server ${server} lists ${offered + tools.length} tools, more than ${MAX_TOOLS_PER_SERVER}; only the first ${MAX_TOOLS_PER_SERVER} it listed are considered`);
+  return tools.slice(0, room);
+}
 
 /** The longest tool name offered: a name is shown to the planner whoever wrote it, so it must not carry a paragraph. */
 export const MAX_TOOL_NAME = 64;
@@ -73,7 +84,7 @@ export function collect(sessions: readonly Session[], warn: (m: string) => void)
     for (const key of Object.keys(overrides)) {
       if (!names.has(key)) warn(`mcpServers.${session.server.name}.tools names "${key}", but the server has no such tool`);
     }
-    for (const listed of session.tools) {
+    for (const listed of capped(session.server.name, session.tools, 0, warn)) {
       if (admissible(session, listed, warn)) candidates.push({ server: session.server.name, tool: listed.name, trusted: session.server.trust === "trusted", session, listed });
     }
   }
@@ -87,7 +98,8 @@ export function collect(sessions: readonly Session[], warn: (m: string) => void)
  */
 export function addedEntries(session: Session, entries: readonly Entry[], seen: Set<string>, warn: (m: string) => void): Entry[] {
   const server = session.server;
-  const fresh = session.tools.filter((t) => !seen.has(seenKey(server.name, t.name)));
+  const known = session.tools.filter((t) => seen.has(seenKey(server.name, t.name))).length;
+  const fresh = capped(server.name, session.tools.filter((t) => !seen.has(seenKey(server.name, t.name))), known, warn);
   fresh.forEach((t) => seen.add(seenKey(server.name, t.name)));
   const candidates = fresh.filter((t) => admissible(session, t, warn)).map((listed) => ({ server: server.name, tool: listed.name, trusted: server.trust === "trusted", session, listed }));
   const taken = new Set(entries.map((e) => e.name));
@@ -126,11 +138,29 @@ export async function checkPins(entries: Entry[], path: string, record: boolean,
   if (added && record) await writeLock(path, lock);
 }
 
-/** Flags each of `entries` whose description or schema names a tool of another server among `among`. */
+/**
+ * Flags each of `entries` whose description or schema names a tool of another server among
+ * `among` (shadowing), or holds characters a person reviewing it would not see.
+ */
 export function flagShadowing(entries: Entry[], warn: (m: string) => void, among: readonly Entry[] = entries): void {
+  // One matcher per server, of the other servers' tools: built once, not once per tool.
+  const matchers = new Map<string, ShadowMatcher>();
+  const matcherFor = (server: string): ShadowMatcher => {
+    let m = matchers.get(server);
+    if (m === undefined) {
+      m = shadowMatcher(among.filter((o) => o.server.name !== server).map((o) => ({ name: o.name, tool: o.listed.name })));
+      matchers.set(server, m);
+    }
+    return m;
+  };
   for (const e of entries) {
-    const others = among.filter((o) => o.server.name !== e.server.name).map((o) => ({ name: o.name, tool: o.listed.name }));
-    const named = namedTools(e.subject.description, [e.listed.inputSchema, e.listed.outputSchema], others);
+    const hidden = invisibleIn(e.subject.description, [e.listed.inputSchema, e.listed.outputSchema, e.listed.name]);
+    if (hidden.length > 0) {
+      const flag = `its description or schema holds invisible characters (${hidden.join(", ")}), which a model reads and a person reviewing it does not see; it is not shown to the planner`;
+      e.flags.push(flag);
+      warn(`${e.name}: ${flag}`);
+    }
+    const named = matcherFor(e.server.name)(e.subject.description, [e.listed.inputSchema, e.listed.outputSchema]);
     if (named.length > 0) {
       const flag = `its description or schema names other servers' tools (${named.join(", ")}), which can steer how they are used (shadowing); it is not shown to the planner`;
       e.flags.push(flag);

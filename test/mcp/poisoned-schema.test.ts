@@ -130,3 +130,14 @@ describe("a name collision", () => {
     expect(mcp.warnings).toContain('"send" of server mail-archive would be called mail_archive_send like "archive_send" of the trusted server mail, which keeps the name; the other is not offered (rename a server in the configuration to tell them apart)');
   });
 });
+
+describe("a server that lists too many tools", () => {
+  it("has its first 1000 considered, with a warning, and the connection is made", async () => {
+    const file = join(homeFolder(), "tools.json");
+    writeFileSync(file, JSON.stringify(Array.from({ length: 1500 }, (_, i) => ({ name: `t${String(i).padStart(4, "0")}`, inputSchema: { type: "object" } }))));
+    const mcp = await connect({ mcpServers: { many: { command: "node", args: [testServer("raw")], env: { RAW_TOOLS_FILE: file } } } });
+    expect(mcp.tools.filter((t) => /^many_t\d{4}$/.test(t.name))).toHaveLength(997);
+    expect(mcp.tools.map((t) => t.name)).not.toContain("many_t1499");
+    expect(mcp.warnings).toContain("the MCP server many lists 1503 tools, more than 1000; only the first 1000 it listed are considered");
+  });
+});

@@ -221,6 +221,14 @@ describe("the HTTP endpoint", () => {
     expect((await post({ origin: "http://localhost:3000" }, initialize)).status).toBe(200);
   });
 
+  test("a page on another local port, whose Origin passes, cannot drive it: a simple POST gets 415, a preflight no CORS headers", async () => {
+    const simple = await fetch(server.url, { method: "POST", headers: { origin: "http://localhost:3000", "content-type": "text/plain", accept: "application/json, text/event-stream" }, body: initialize });
+    expect(simple.status).toBe(415);
+    const preflight = await fetch(server.url, { method: "OPTIONS", headers: { origin: "http://localhost:3000", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    expect(simple.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   test("refuses a Host header that is not the loopback's, with no Origin (a rebinding browser sends the attacker's name)", async () => {
     expect(await statusWith({ host: "evil.example:80" })).toBe(403);
     expect(await statusWith({ host: `127.0.0.1.evil.example:${port()}` })).toBe(403);

@@ -15,6 +15,9 @@ import type { McpConfig, McpConnection, McpOptions, McpServerInfo, McpToolInfo }
 export { DEFAULT_TIMEOUT_MS } from "./entries.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_RESULT_BYTES } from "./open.js";
 
+/** The most warnings a connection keeps and reports. */
+export const MAX_WARNINGS = 1000;
+
 function serverInfo(session: Session): McpServerInfo {
   const s = session.server;
   return {
@@ -55,6 +58,9 @@ export async function connectMcp(config: McpConfig, options: McpOptions = {}): P
   const resolved = resolveMcpConfig(config, baseDir);
   const warnings: string[] = [];
   const warn = (message: string): void => {
+    // A server that keeps changing its tools must not grow the host's memory (or a log) without end.
+    if (warnings.length > MAX_WARNINGS) return;
+    if (warnings.length === MAX_WARNINGS) message = `more than ${MAX_WARNINGS} warnings; the rest are dropped`;
     warnings.push(message);
     try {
       options.onWarning?.(message);

@@ -168,7 +168,8 @@ export async function openSession(server: ResolvedServer, options: SessionOption
     versionNegotiation: { mode: negotiation(server.protocol ?? options.protocol), probe: { timeoutMs: Math.min(options.connectTimeoutMs, 10_000) } },
     listChanged: {
       tools: {
-        debounceMs: 0,
+        // A burst of notifications is one re-listing; a flood of them costs one listing per 100 ms.
+        debounceMs: 100,
         onChanged: (error, listed) => {
           if (error) options.onProblem?.(`${server.name}: re-listing its tools after a change failed: ${errorText(error)}`);
           else if (listed) {

@@ -3,7 +3,6 @@
  * a sink, the label of its results, its policy, and a `run` that calls the server with a time
  * limit and a size cap and turns whatever happens into a value or an error the program can catch.
  */
-import { Ajv } from "ajv";
 import { Label, labeled } from "../labels/index.js";
 import type { Policy } from "../policy/index.js";
 import { defineTool, type JsonSchema, type Tool } from "../tools/types.js";

@@ -73,6 +73,14 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       // A reference that may run in its temporal dead zone.
       w(1, d.map((k) => `{ try { if (${k}) later0; v1 = 1; } catch { v2 = 2; } let later0 = 0; }`), "tdz"),
       w(1, d.map((k) => `{ try { if (${k}) later0 = 1; v1 = typeof later0 === "number" ? 1 : 0; } catch { v2 = 2; } let later0 = 0; }`), "tdz"),
+      // Locals bound to a literal before the decision: only the literal itself is new, not what it holds.
+      w(1, fc.tuple(d, n).map(([k, x]) => `try { const h0 = { t: o }; if (${k}) throw 1; h0.t.k = ${x}; } catch {}`), "fresh-deep-path"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const bump0 = () => { v1 = ${x}; }; if (${k}) { const h0 = { f: bump0 }; [1].forEach(h0.f); } }`), "fresh-argument"),
+      // Writes that stand before a declaration in the text and run after it.
+      w(1, fc.tuple(d, n).map(([k, x]) => `try { const set0 = (q) => { h0 = q; }; let h0 = {}; set0(o); if (${k}) throw 1; h0.k = ${x}; } catch {}`), "text-order"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const bump0 = () => { v2 = ${x}; }; if (${k}) { f0 = bump0; function f0() {} f0(); } }`), "text-order"),
+      // A function expression's name, shadowed by its parameter.
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const bump0 = () => { v2 = ${x}; }; const run0 = function g0(g0) { if (${k}) return; g0(); }; run0(bump0); }`), "function-name"),
       // A block-local name shadowing the one a branch writes.
       w(1, fc.tuple(d, n).map(([k, x]) => `if (${k}) { o.k = ${x}; { const o = {}; o.k = 1; } }`), "shadowing"),
       // Keys and numbers converted from objects.
@@ -106,5 +114,5 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
 export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
-  "throwing-write", "tool-in-try", "replacer-walk",
+  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name",
 ] as const;

@@ -98,9 +98,9 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, d.map((k) => `{ const mk0 = () => { let n0 = 0; return { inc: () => { n0 = n0 + 1; }, get: () => n0 }; }; const c0 = mk0(); const c1 = mk0(); if (${k}) { c0.inc(); c1.inc(); } v0 = c1.get(); }`), "factory-closures"),
       // Callbacks chosen by data, and builtins passed as callbacks.
       w(1, d.map((k) => `{ [1].map(${k} ? Math.random : Math.abs); v1 = Math.floor(Math.random() * 3); }`), "chosen-callback"),
-      w(1, d.map((k) => `if (${k} && arr.length < 4) [1].forEach(arr.push);`), "builtin-callback"),
+      w(1, d.map((k) => `{ if (${k}) [1].forEach(Math.random); v2 = Math.floor(Math.random() * 3); }`), "builtin-callback"),
       // Writes that throw or not on data.
-      w(1, d.map((k) => `try { arr[${k} ? 0 : "z"] = 1; v1 = 1; } catch { v2 = 1; }`), "throwing-write"),
+      w(1, d.map((k) => `try { v1 = (${k} ? null : o).k; } catch { v2 = 1; }`), "throwing-write"),
       w(1, d.map((k) => `try { arr.length = ${k} ? 1 : -1; v0 = 2; } catch { v0 = 3; }`), "throwing-write"),
       w(1, d.map((k) => `try { v1 = [...(${k} ? [1] : 5)].length; } catch { v1 = 4; }`), "throwing-write"),
       w(1, s.map((x) => `try { v0 = ${x} in u.n ? 1 : 0; v1 = (${x} in 5) ? 1 : 2; } catch (e0) { w = e0.message.slice(0, 12); }`), "throwing-write"),

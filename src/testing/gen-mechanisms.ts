@@ -84,6 +84,9 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       // A for…in whose body removes a later key: whether it is visited is decided then.
       w(1, d.map((k) => `{ const fo0 = { a: 1, b: 2, c: 3 }; let n0 = 0; for (const k0 in fo0) { if (${k}) delete fo0.c; n0 = n0 + 1; } v1 = n0; }`), "forin-live-keys"),
       w(1, d.map((k) => `{ const fa0 = [1, 2, 3]; for (const k0 in fa0) { if (${k}) fa0.pop(); v2 = v2 + 1; } }`), "forin-live-keys"),
+      // A finally that could have ended the function, the loop or the throw otherwise.
+      w(1, fc.tuple(d, n).map(([k, x]) => `v1 = ((q) => { try { return ${x}; } finally { if (${k}) { return 2; } } })(0);`), "finally-decides"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `for (const q0 of [1, 2]) { try { v2 = ${x}; continue; } finally { if (${k}) { break; } } }`), "finally-decides"),
       // A block-local name shadowing the one a branch writes.
       w(1, fc.tuple(d, n).map(([k, x]) => `if (${k}) { o.k = ${x}; { const o = {}; o.k = 1; } }`), "shadowing"),
       // Keys and numbers converted from objects.
@@ -117,5 +120,5 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
 export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
-  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys",
+  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides",
 ] as const;

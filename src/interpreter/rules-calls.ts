@@ -27,7 +27,7 @@
 import type { Label } from "../labels/index.js";
 import { brief, enterPc, join2, leavePc, mayThrowOn, underPc, upgradeCallee, upgradeWrites, withContents } from "./rules.js";
 import { makeError } from "./errors.js";
-import { ProgramThrow, SecurityStop, st } from "./state.js";
+import { ProgramThrow, SecurityStop, limit, st } from "./state.js";
 import { BOT, FN, type Fn, type Val, flagsOf, isRef } from "./values.js";
 
 export type { BuiltinFlags } from "./values.js";
@@ -160,6 +160,9 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       throw l === e.label ? e : new ProgramThrow(e.value, l, e.line, e.column);
     }
     if (hostError(e)) {
+      // A text too long for the host, or any host error of a builtin that declared it does not
+      // throw (so no label decided whether it would): the run ends at a limit, uncatchable.
+      if (fx.throws === false || /invalid string length/i.test(e.message)) limit(`a string or array grew past what the host can hold (${e.message})`);
       const l = join2(inputsNow(), st.pc);
       throw new ProgramThrow(makeError("RangeError", e.message, l), l, st.line, st.column);
     }

@@ -81,6 +81,7 @@ export function stringPattern(p: string, l: Label): ReV {
   try {
     return { k: RE, source: p, flags: "", re: RE2JS.compile(RE2JS.translateRegExp(p), 0), label: l, lastIndex: 0 };
   } catch (err) {
+    if (err instanceof RangeError) throw err;
     return throwError("SyntaxError", `Invalid regular expression: /${p}/: ${(err as Error).message}`, l);
   }
 }

@@ -144,9 +144,12 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   const inputsNow = (): Label => (inputs ??= join2(inputsLabel(args, argLs, self, selfL), decided));
   if (fx.throws !== false && st.tryDepth > 0) mayThrowOn(inputsNow());
   const guarded = decided !== BOT && !underPc(decided);
+  // The pc the builtin is called at: its callbacks are judged against it, not against the pc
+  // it raises by what chose it (which holds the very label a data-chosen callback carries).
+  const callerPc = st.pc;
   const saved = guarded ? enterPc(decided) : st.spc;
   const outer = frame;
-  const mine: Frame = { coarse: fx.refine === undefined, answers: BOT, callerPc: st.pc };
+  const mine: Frame = { coarse: fx.refine === undefined, answers: BOT, callerPc };
   frame = mine;
   try {
     const v = f.builtin!(args, argLs, self, selfL);
@@ -172,9 +175,11 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     if (guarded) {
       const rl = st.l;
       leavePc(saved);
-      // What the builtins that could have run instead, or with other arguments, would have changed.
+      // What the builtins that could have run instead, or with other arguments, would have
+      // changed, and the functions they would have called: any argument, whether or not this
+      // builtin calls its own (`(c ? Array.from : Array.of)([1], f)`).
       upgradeWrites(f, args, decided);
-      if (fx.calls !== false) for (const a of args) upgradeCallee(a, decided);
+      for (const a of args) upgradeCallee(a, decided);
       st.l = rl;
     }
   }

@@ -102,6 +102,13 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       // Callbacks chosen by data, and builtins passed as callbacks.
       w(1, d.map((k) => `{ [1].map(${k} ? Math.random : Math.abs); v1 = Math.floor(Math.random() * 3); }`), "chosen-callback"),
       w(1, d.map((k) => `{ if (${k}) [1].forEach(Math.random); v2 = Math.floor(Math.random() * 3); }`), "builtin-callback"),
+      // A callback chosen by data, judged at the pc the builtin is called at (the receiver's label
+      // raises the builtin's own pc); the builtin or function chosen instead might have called
+      // what the chosen one did not.
+      w(1, fc.tuple(d, list).map(([k, l]) => `{ let a0 = 0; const f0 = () => { a0 = a0 + 1; }; const g0 = () => 0; ${l}.forEach(${k} ? f0 : g0); v1 = a0; }`), "callback-choose-pc"),
+      w(1, fc.tuple(d, s).map(([k, x]) => `{ let a0 = 0; const f0 = (mm) => { a0 = a0 + 1; return mm; }; ${x}.replace("a", ${k} ? f0 : "b"); v2 = a0; }`), "callback-choose-pc"),
+      w(1, d.map((k) => `{ let a0 = 0; (${k} ? Array.from : Array.of)([1], () => { a0 = a0 + 1; }); v0 = a0; }`), "chosen-builtin-alternative"),
+      w(1, d.map((k) => `{ let a0 = 0; (${k} ? Array.from : (p0, q0) => p0)([1], () => { a0 = a0 + 1; }); v1 = a0; }`), "chosen-builtin-alternative"),
       // Writes that throw or not on data.
       w(1, d.map((k) => `try { v1 = (${k} ? null : o).k; } catch { v2 = 1; }`), "throwing-write"),
       w(1, d.map((k) => `try { arr.length = ${k} ? 1 : -1; v0 = 2; } catch { v0 = 3; }`), "throwing-write"),
@@ -120,5 +127,5 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
 export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
-  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides",
+  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative",
 ] as const;

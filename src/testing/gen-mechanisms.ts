@@ -97,6 +97,8 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, fc.tuple(d, n).map(([k, x]) => `{ const src0 = {}; if (${k}) src0.k = ${x}; v0 = { k: 1, ...src0 }.k; }`), "spread-overwrite"),
       w(1, d.map((k) => `{ const { [${k} ? "k" : "m1"]: x0, ...r0 } = { k: 1, m1: 2 }; v1 = Object.keys(r0)[0].length + (r0.k ?? 0); }`), "rest-computed"),
       w(1, d.map((k) => `{ const e0 = new Error("x"); if (${k}) e0.name = "Other"; v2 = Object.keys({ ...e0 }).length; }`), "error-name"),
+      // Error options that data made an object or not.
+      w(1, d.map((k) => `{ const e0 = new Error("x", ${k} ? { cause: 1 } : undefined); v0 = "cause" in e0 ? 1 : 0; }`), "error-options"),
       // Closures of one factory over different environments.
       w(1, d.map((k) => `{ const mk0 = () => { let n0 = 0; return { inc: () => { n0 = n0 + 1; }, get: () => n0 }; }; const c0 = mk0(); const c1 = mk0(); if (${k}) { c0.inc(); c1.inc(); } v0 = c1.get(); }`), "factory-closures"),
       // Callbacks chosen by data, and builtins passed as callbacks.
@@ -127,5 +129,5 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
 export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
-  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative",
+  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options",
 ] as const;

@@ -57,6 +57,7 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       // The rest of an optional chain after a link data may have made nullish.
       w(2, fc.tuple(d, d).map(([k, j]) => `v0 = (${k} ? o : null)?.[${j} ? "k" : "m1"] ?? -1;`), "chain-tail"),
       w(1, fc.tuple(d, n).map(([k, x]) => `v1 = (${k} ? { g: (q) => q + 1 } : undefined)?.g((v2 = ${x})) ?? 0;`), "chain-tail"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const bx0 = ${k} ? [] : {}; bx0.push?.((v1 = ${x})); }`), "chain-tail"),
       // Default parameters and destructuring defaults that run or not.
       w(1, fc.tuple(d, n).map(([k, x]) => `v0 = ((q = (v1 = ${x})) => q + 1)(${k} ? undefined : 1);`), "default-parameter"),
       w(1, fc.tuple(d, n).map(([k, x]) => `{ const xs0 = [1, undefined, 3]; const [a0, b0 = (${k} ? xs0.pop() : ${x}), c0] = xs0; v0 = c0 ?? -1; }`), "destructuring-default"),

@@ -36,7 +36,7 @@ const CONSTRUCTS: Record<string, RegExp> = {
   "rest computed": /\.\.\.r0 \} = \{ k: 1/, "Error name": /e0\.name = /, "factory closures": /const c1 = mk0\(\)/, "chosen callback": /\? Math\.random : Math\.abs/,
   "builtin as callback": /\.forEach\(Math\.random\)/, "throwing write": /arr\.length = \S+ \? 1 : -1/, "tool call in try": /try \{ read_trusted\(\);/, "replacer walk": /j0\.b = /,
   "reduceRight/findLastIndex/sort callbacks": /\.(reduceRight|findLastIndex)\(/, "fresh deep path": /h0\.t\.k = /, "fresh argument": /forEach\(h0\.f\)/,
-  "write before its declaration": /let h0 = \{\}; set0\(o\)/, "function declaration written first": /f0 = bump0; function f0/, "function name shadowed": /function g0\(g0\)/, "for…in removing a later key": /delete fo0\.c|fa0\.pop\(\)/, "callback chosen by data": /\? f0 : g0\)|\? f0 : "b"\)/, "builtin chosen instead": /\? Array\.from : (Array\.of|\(p0, q0\) => p0)\)/, "Error options chosen by data": /\? \{ cause: 1 \} : undefined\)/, "finally deciding the completion": /\} finally \{ if \(\S+\) \{ (return 2|break); \} \}/,
+  "write before its declaration": /let h0 = \{\}; set0\(o\)/, "function declaration written first": /f0 = bump0; function f0/, "function name shadowed": /function g0\(g0\)/, "for…in removing a later key": /delete fo0\.c|fa0\.pop\(\)/, "callback chosen by data": /\? f0 : g0\)|\? f0 : "b"\)/, "builtin chosen instead": /\? Array\.from : (Array\.of|\(p0, q0\) => p0)\)/, "Error options chosen by data": /\? \{ cause: 1 \} : undefined\)/, "optional call of a builtin method": /bx0\.push\?\.\(/, "finally deciding the completion": /\} finally \{ if \(\S+\) \{ (return 2|break); \} \}/,
 };
 
 describe("plan generators", () => {

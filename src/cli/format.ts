@@ -98,6 +98,7 @@ function readerLine(report: PlanReport): string {
 }
 
 function sentLine(report: PlanReport): string {
+  if (report.mcpServers !== undefined) return `servers: ${safe(report.mcpServers.join(", ") || "none")} (what each call sent and got is in the calls above)`;
   if (report.sent.length === 0) return "sent:    nothing";
   return `sent:    ${plural(report.sent.length, "email")} to ${safe(report.sent.map((s) => s.to).join(", "))}`;
 }

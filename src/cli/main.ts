@@ -10,6 +10,8 @@ import { choice, dollars, parse, text } from "./args.js";
 import { ask, DEFAULT_MODEL, DEFAULT_READER_MODEL } from "./commands/ask.js";
 import { demo } from "./commands/demo.js";
 import { runFile } from "./commands/run.js";
+import { mcpList, mcpPin } from "./commands/mcp.js";
+import { portOf, serve } from "./commands/serve.js";
 import { OFFLINE_READERS } from "./example-readers.js";
 import { HELP, version } from "./help.js";
 import { CliError, EXIT, type CliIo } from "./io.js";
@@ -21,6 +23,15 @@ export { EXIT } from "./io.js";
 const APPROVE = ["yes", "no"] as const;
 const HELP_FLAG = { help: { type: "boolean", short: "h" } } as const;
 const JSON_FLAG = { json: { type: "boolean" } } as const;
+const MCP_FLAGS = { mcp: { type: "string" }, pins: { type: "string" } } as const;
+
+/** `--mcp FILE` and `--pins FILE`, checked. */
+function mcpOptions(values: Record<string, string | boolean | undefined>): { mcp?: string; pins?: string } {
+  const mcp = values.mcp === undefined ? undefined : text("mcp", values.mcp, "");
+  const pins = values.pins === undefined ? undefined : text("pins", values.pins, "");
+  if (pins !== undefined && mcp === undefined) throw new CliError("--pins needs --mcp CONFIG.json: it names the lock file of that configuration's tools");
+  return { ...(mcp === undefined ? {} : { mcp }), ...(pins === undefined ? {} : { pins }) };
+}
 
 async function demoCommand(args: readonly string[], io: CliIo, cwd: string): Promise<number> {
   const { values } = parse("demo", args, { ...HELP_FLAG, ...JSON_FLAG }, false);
@@ -29,7 +40,7 @@ async function demoCommand(args: readonly string[], io: CliIo, cwd: string): Pro
 }
 
 async function runCommand(args: readonly string[], io: CliIo, cwd: string): Promise<number> {
-  const options = { ...HELP_FLAG, ...JSON_FLAG, reader: { type: "string" }, approve: { type: "string" } } as const;
+  const options = { ...HELP_FLAG, ...JSON_FLAG, ...MCP_FLAGS, reader: { type: "string" }, approve: { type: "string" } } as const;
   const { values, positionals } = parse("run", args, options, true);
   if (values.help === true) return help(io);
   if (positionals.length !== 1) {
@@ -41,6 +52,7 @@ async function runCommand(args: readonly string[], io: CliIo, cwd: string): Prom
       json: values.json === true,
       reader: choice("reader", values.reader, OFFLINE_READERS, "adversarial"),
       approve: choice("approve", values.approve, APPROVE, "no"),
+      ...mcpOptions(values),
     },
     io,
     cwd,
@@ -51,6 +63,7 @@ async function askCommand(args: readonly string[], io: CliIo): Promise<number> {
   const options = {
     ...HELP_FLAG,
     ...JSON_FLAG,
+    ...MCP_FLAGS,
     model: { type: "string" },
     "reader-model": { type: "string" },
     reader: { type: "string" },
@@ -71,9 +84,29 @@ async function askCommand(args: readonly string[], io: CliIo): Promise<number> {
       reader: choice("reader", values.reader, ["anthropic", ...OFFLINE_READERS] as const, "anthropic"),
       approve: choice("approve", values.approve, APPROVE, "no"),
       maxCost: dollars("max-cost", values["max-cost"]),
+      ...mcpOptions(values),
     },
     io,
   );
+}
+
+async function mcpCommand(args: readonly string[], io: CliIo, cwd: string): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === "--help" || sub === "-h") return help(io);
+  if (sub !== "list" && sub !== "pin") throw new CliError(`unknown command \`sluice mcp ${sub}\`; the mcp commands are list and pin`);
+  const { values, positionals } = parse(`mcp ${sub}`, rest, { ...HELP_FLAG, ...JSON_FLAG, ...MCP_FLAGS }, sub === "pin");
+  if (values.help === true) return help(io);
+  const { mcp, pins } = mcpOptions(values);
+  if (mcp === undefined) throw new CliError(`\`sluice mcp ${sub}\` needs --mcp CONFIG.json, the file with your mcpServers`);
+  const options = { config: mcp, json: values.json === true, ...(pins === undefined ? {} : { pins }) };
+  return sub === "list" ? mcpList(options, io, cwd) : mcpPin({ ...options, tools: positionals }, io, cwd);
+}
+
+async function serveCommand(args: readonly string[], io: CliIo, cwd: string): Promise<number> {
+  const options = { ...HELP_FLAG, ...MCP_FLAGS, http: { type: "string" }, approve: { type: "string" } } as const;
+  const { values } = parse("serve", args, options, false);
+  if (values.help === true) return help(io);
+  return serve({ ...mcpOptions(values), http: portOf(values.http), approve: choice("approve", values.approve, APPROVE, "no") }, io, cwd);
 }
 
 function help(io: CliIo): number {
@@ -99,10 +132,14 @@ async function dispatch(argv: readonly string[], io: CliIo, cwd: string): Promis
       return runCommand(rest, io, cwd);
     case "ask":
       return askCommand(rest, io);
+    case "mcp":
+      return mcpCommand(rest, io, cwd);
+    case "serve":
+      return serveCommand(rest, io, cwd);
     case "scenarios":
       return scenarios(rest, { stdout: io.stdout, stderr: io.stderr, env: io.env, cwd, isTTY: process.stderr.isTTY === true });
     default:
-      throw new CliError(`unknown command ${JSON.stringify(command)}; the commands are scenarios, demo, run, ask and help`);
+      throw new CliError(`unknown command ${JSON.stringify(command)}; the commands are scenarios, demo, run, ask, mcp, serve and help`);
   }
 }
 

@@ -52,6 +52,8 @@ export interface PlanReport {
   logs: string[];
   /** Emails the workspace really sent. */
   sent: SentEmail[];
+  /** The MCP servers the plan ran against, when it ran against MCP servers instead of the example workspace. */
+  mcpServers?: string[];
   /** The quarantined reader: its name, questions asked, answers that obeyed injected text. */
   reader: { name: string; queries: number; attacks?: number };
   steps: number;
@@ -70,6 +72,7 @@ export interface RunContext {
   program: string;
   sent: SentEmail[];
   reader: { name: string; attacks?: number };
+  mcpServers?: string[];
 }
 
 /** The report of a run. */
@@ -98,6 +101,7 @@ export function planReport(result: RunResult, ctx: RunContext): PlanReport {
     })),
     logs: [...result.logs],
     sent: ctx.sent.map((s) => ({ ...s })),
+    ...(ctx.mcpServers === undefined ? {} : { mcpServers: [...ctx.mcpServers] }),
     reader: { name: ctx.reader.name, queries: result.queries.length, ...(ctx.reader.attacks === undefined ? {} : { attacks: ctx.reader.attacks }) },
     steps: result.steps,
   };

@@ -1,9 +1,11 @@
 import type { QuarantinedModel, RunResult } from "../runtime/types.js";
 import type { Tool } from "../tools/types.js";
 import { previousFor } from "./agent-ledger.js";
+import { createPlanChecker, planCheckRounds, type AgentPlanCheckOptions, type PlanCheckRecord } from "./agent-plancheck.js";
 import { meteredCall, withMeter } from "./meter-context.js";
-import { extractProgram, failureTurn, formatCorrection, programTurn, requestTurn } from "./planner-messages.js";
-import { plannerSystemPrompt } from "./planner-prompt.js";
+import { extractProgram, failureTurn, formatCorrection, programTurn, requestTurn, todayText } from "./planner-messages.js";
+import { plannerFixedPrompt, plannerSystemPrompt } from "./planner-prompt.js";
+import { plannerToolSearch, SEARCH_TOOL, type PlanningSearch, type SearchSession } from "./planner-search.js";
 import type { PriceTable } from "./prices.js";
 import type { ChatMessage, PlannerModel, PlannerResponse } from "./types.js";
 import {
@@ -22,10 +24,34 @@ import {
 export interface AgentRuntime {
   run(source: string, options?: { previous?: RunResult }): Promise<RunResult>;
   readonly tools: readonly Tool<any, any>[];
+  /** The runtime's clock ("now" of its runs), when it has one: the planner is told that date. */
+  readonly now?: Date | string | number;
 }
 
 /** Builds the runtime around the agent's reader. */
 export type RuntimeFactory = (options: { quarantined?: QuarantinedModel }) => AgentRuntime;
+
+/**
+ * Tool search in front of the planner: the planner's system prompt is then only the fixed part
+ * (the same bytes for every request, so the provider's cache hits) and the declarations of the
+ * `k` tools most relevant to the request follow it.
+ */
+export interface AgentToolSearch {
+  /** How many declarations the planner sees. Default 8. */
+  k?: number;
+  /** Which tools may be shown at all, e.g. only pinned or trusted ones. Default: every tool. */
+  offer?: (tool: Tool<any, any>) => boolean;
+  /** Server notes for the default retriever (see `ToolSearchOptions.notes`). */
+  notes?: Readonly<Record<string, string>>;
+  /** The retriever. Default: `searchTools` with `notes`, over an index built once per agent. */
+  search?: (tools: readonly Tool<any, any>[], request: string, k: number) => readonly string[];
+  /**
+   * Searches the planner may make before writing its program, per request: it is offered a
+   * `search_tools({ query })` tool, answered with the declarations of up to `k` more offered
+   * tools. Each is a planner call, counted in the usage and the budget. 0 for none. Default 2.
+   */
+  maxSearches?: number;
+}
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
@@ -48,6 +74,15 @@ export interface AgentOptions {
   maxFormatRetries?: number;
   /** Clock in milliseconds for the wall-time budget; injectable for tests. */
   now?: () => number;
+  /**
+   * Today's date as the planner is told it (a `Date`, an ISO 8601 string or milliseconds).
+   * Default: the runtime's `now` when it has one, else the real date when the request starts.
+   */
+  today?: Date | string | number;
+  /** The static plan check before each program runs; `false` turns it off. Default: 2 rounds. */
+  planCheck?: AgentPlanCheckOptions | false;
+  /** Show the planner only the tools a search finds for the request. Default: every tool. */
+  toolSearch?: AgentToolSearch;
 }
 
 /** Why an agent run ended. */
@@ -75,6 +110,10 @@ export interface AgentResult {
   usage: UsageReport;
   /** The planner's conversation, for audit. It holds trusted text only. */
   transcript: ChatMessage[];
+  /** With tool search: the searches the planner made while planning, in order. */
+  searches?: PlanningSearch[];
+  /** Every program the static plan check looked at, with what it found. */
+  planChecks: PlanCheckRecord[];
 }
 
 /** An agent made by {@link createAgent}. */
@@ -114,30 +153,48 @@ export function createAgent(options: AgentOptions): Agent {
   }
   const maxRuns = positiveInt("maxRuns", options.maxRuns, 3, 1);
   const maxFormatRetries = positiveInt("maxFormatRetries", options.maxFormatRetries, 2, 0);
-  const system = plannerSystemPrompt(runtime.tools ?? []);
+  const checkRounds = planCheckRounds(options.planCheck);
+  // A bad clock is a bad configuration: say so now, not at the first request.
+  if (options.today !== undefined) todayText(options.today);
+  if (runtime.now !== undefined) todayText(runtime.now);
+  const search = options.toolSearch;
+  const system = search === undefined ? plannerSystemPrompt(runtime.tools ?? []) : plannerFixedPrompt();
+  const toolSearch = search === undefined ? undefined : plannerToolSearch(runtime.tools ?? [], search);
   createUsageMeter({ prices: options.prices, budget: options.budget }); // checks them now, not at the first run
 
-  async function askPlanner(messages: readonly ChatMessage[], meter: UsageMeter): Promise<PlannerResponse> {
-    const text = system + messages.map((m) => m.content).join("");
+  async function askPlanner(messages: readonly ChatMessage[], meter: UsageMeter, session: SearchSession | undefined): Promise<PlannerResponse> {
+    const tools = session?.block;
+    const searchTool = session?.canSearch === true;
+    const text = system + (tools ?? "") + (searchTool ? JSON.stringify(SEARCH_TOOL) : "") + messages.map((m) => m.content).join("");
     const inputTokens = estimateTokens(text) + messages.length * MESSAGE_OVERHEAD_TOKENS + REQUEST_OVERHEAD_TOKENS;
     const estimate = { model: planner.model, role: "planner", inputTokens, maxTokens: planner.maxTokens };
     return meteredCall(estimate, meter, async ({ signal }) => {
-      const response = await planner.complete({ system, messages: [...messages], signal });
+      const request = tools === undefined ? { system, messages: [...messages], signal } : { system, tools, ...(searchTool ? { searchTool } : {}), messages: [...messages], signal };
+      const response = await planner.complete(request);
       return { value: response, usage: response.usage };
     });
   }
 
-  async function obtainProgram(messages: ChatMessage[], meter: UsageMeter): Promise<Got> {
+  async function obtainProgram(messages: ChatMessage[], meter: UsageMeter, session: SearchSession | undefined): Promise<Got> {
     let problem = "";
     for (let turn = 0; turn <= maxFormatRetries; turn++) {
       let response: PlannerResponse;
       try {
-        response = await askPlanner(messages, meter);
+        response = await askPlanner(messages, meter, session);
       } catch (err) {
         if (err instanceof BudgetExceededError) return { ok: false, stop: budgetStop(err) };
         return { ok: false, stop: { reason: "model-error", message: (err as Error)?.message ?? String(err) } };
       }
       if (response.stopReason === "refusal") return { ok: false, stop: { reason: "model-error", message: "the planner refused to answer" } };
+      if (response.search !== undefined && session?.canSearch === true) {
+        // A search is answered and the planner asked again; past the limit it counts as a wasted answer.
+        const reply = session.answer(response.search);
+        messages.push({ role: "assistant", content: response.text, search: response.search });
+        messages.push({ role: "user", content: reply.text, searchResult: reply.isError ? { id: response.search.id, isError: true } : { id: response.search.id } });
+        if (!reply.isError) turn -= 1;
+        problem = `the planner kept searching for tools instead of writing the program`;
+        continue;
+      }
       const extracted = extractProgram(response.text);
       if (extracted.ok) {
         messages.push({ role: "assistant", content: programTurn(extracted.program) });
@@ -163,14 +220,21 @@ export function createAgent(options: AgentOptions): Agent {
   }
 
   async function loop(request: string, meter: UsageMeter): Promise<AgentResult> {
-    const messages: ChatMessage[] = [{ role: "user", content: requestTurn(request) }];
+    const today = todayText(options.today ?? runtime.now ?? new Date());
+    const messages: ChatMessage[] = [{ role: "user", content: requestTurn(request, today) }];
     const attempts: AgentAttempt[] = [];
+    const session = toolSearch?.start(request);
+    const checker = createPlanChecker(runtime.tools ?? [], checkRounds);
     const finish = (status: AgentResult["status"], stop: Stop): AgentResult => {
       const last = attempts[attempts.length - 1];
-      return { status, stop, program: last?.program, result: last?.result, attempts, usage: meter.report(), transcript: messages };
+      const usage = { ...meter.report(), planCheckRounds: checker.rounds };
+      const result: AgentResult = { status, stop, program: last?.program, result: last?.result, attempts, usage, transcript: messages, planChecks: checker.records };
+      return session === undefined ? result : { ...result, searches: session.searches };
     };
     for (let run = 1; ; run++) {
-      const got = await obtainProgram(messages, meter);
+      const first = await obtainProgram(messages, meter, session);
+      // The check reads every tool the runtime has: a program may call any of them.
+      const got = first.ok ? await checker.review(first.program, (feedback) => (messages.push({ role: "user", content: feedback }), obtainProgram(messages, meter, session))) : first;
       if (!got.ok) return finish("failed", got.stop);
       const outcome = await execute(got.program, attempts, meter);
       if (!("status" in outcome)) return finish("failed", outcome);
@@ -179,7 +243,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (outcome.status === "blocked") return finish("blocked", { reason: "blocked", message: outcome.error?.message ?? "the run was blocked" });
       if (meter.exceeded !== undefined) return finish("failed", budgetStop(meter.exceeded));
       if (run >= maxRuns) return finish("failed", { reason: "attempts", message: `the program still failed after ${maxRuns} runs` });
-      messages.push({ role: "user", content: failureTurn(outcome.error) });
+      messages.push({ role: "user", content: failureTurn(outcome.error, { program: got.program, request, tools: runtime.tools }) });
     }
   }
 

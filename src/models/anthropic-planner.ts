@@ -1,15 +1,37 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { lazyClient, modelError, textOf, usageFromApi, type AnthropicConnection } from "./anthropic-client.js";
-import type { PlannerModel, PlannerRequest, PlannerResponse } from "./types.js";
+import { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./planner-search.js";
+import type { ChatMessage, PlannerModel, PlannerRequest, PlannerResponse, PlannerSearch } from "./types.js";
 
 /** Options of {@link anthropicPlanner}. */
 export interface AnthropicPlannerOptions extends AnthropicConnection {
-  /** Model identifier, e.g. `"claude-sonnet-4-5"`. */
+  /** Model identifier, e.g. `"claude-sonnet-5-5"`. */
   model: string;
   /** max_tokens of each call. Default 4096. */
   maxTokens?: number;
   /** Prompt-cache lifetime of the system prompt. Default `"5m"`. */
   cacheTtl?: "5m" | "1h";
+}
+
+/** One turn as the Messages API takes it: a search is a tool_use block, its answer a tool_result. */
+function messageParam(m: ChatMessage): Anthropic.Messages.MessageParam {
+  if (m.role === "assistant" && m.search !== undefined) {
+    const text = m.content.trim() === "" ? [] : [{ type: "text" as const, text: m.content }];
+    return { role: "assistant", content: [...text, { type: "tool_use", id: m.search.id, name: SEARCH_TOOL_NAME, input: { query: m.search.query } }] };
+  }
+  if (m.role === "user" && m.searchResult !== undefined) {
+    const result: Anthropic.Messages.ToolResultBlockParam = { type: "tool_result", tool_use_id: m.searchResult.id, content: m.content };
+    return { role: "user", content: [m.searchResult.isError ? { ...result, is_error: true } : result] };
+  }
+  return { role: m.role, content: m.content };
+}
+
+/** The planner's call of the search tool, when it made one. */
+function searchOf(message: Anthropic.Messages.Message): PlannerSearch | undefined {
+  const use = message.content.find((b): b is Anthropic.Messages.ToolUseBlock => b.type === "tool_use" && b.name === SEARCH_TOOL_NAME);
+  if (use === undefined) return undefined;
+  const query = (use.input as { query?: unknown } | null)?.query;
+  return { id: use.id, query: typeof query === "string" ? query : "" };
 }
 
 /**
@@ -29,12 +51,16 @@ export function anthropicPlanner(options: AnthropicPlannerOptions): PlannerModel
     const params: Anthropic.Messages.MessageCreateParamsNonStreaming = {
       model: options.model,
       max_tokens: maxTokens,
-      system: [{ type: "text", text: request.system, cache_control: cacheControl }],
-      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      // The cached block comes first and never changes with the request; chosen declarations follow it.
+      system: [{ type: "text", text: request.system, cache_control: cacheControl }, ...(request.tools ? [{ type: "text" as const, text: request.tools }] : [])],
+      messages: request.messages.map(messageParam),
+      // The search tool's bytes never change, so the cached prefix (tools, then system) stays the same.
+      ...(request.searchTool === true ? { tools: [SEARCH_TOOL as unknown as Anthropic.Messages.Tool] } : {}),
     };
     try {
       const message = await client().messages.create(params, { signal: request.signal });
-      return { text: textOf(message), usage: usageFromApi(message.usage), stopReason: message.stop_reason ?? undefined };
+      const search = request.searchTool === true ? searchOf(message) : undefined;
+      return { text: textOf(message), usage: usageFromApi(message.usage), stopReason: message.stop_reason ?? undefined, ...(search ? { search } : {}) };
     } catch (err) {
       throw modelError(err, "planner");
     }

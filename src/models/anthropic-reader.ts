@@ -10,7 +10,7 @@ import type { NamedReader } from "./types.js";
 
 /** Options of {@link anthropicReader}. */
 export interface AnthropicReaderOptions extends AnthropicConnection {
-  /** Model identifier, e.g. `"claude-haiku-4-5"`. */
+  /** Model identifier, e.g. `"claude-haiku-5-5"`. */
   model: string;
   /** max_tokens of each call. Default 2048. */
   maxTokens?: number;

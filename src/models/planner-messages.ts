@@ -1,13 +1,30 @@
 import type { RunError } from "../runtime/types.js";
+import { errorPlace, KIND_HINTS, programLine, shownMessage, type PlannerKnows } from "./planner-feedback.js";
 
 /**
  * The turns the agent adds to the planner's conversation. Each is built from trusted text
- * only: the user's request, the planner's own programs, and run errors whose label is trusted.
+ * only: the user's request, the planner's own programs, and what {@link failureTurn} lets through
+ * of a failed run.
  */
 
-/** The first user turn: the request itself. */
-export function requestTurn(request: string): string {
-  return `User request:\n\n${request}`;
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/**
+ * Today's date for the planner, e.g. `"2025-12-20 (Saturday)"`, from a `Date`, an ISO 8601
+ * string or milliseconds since the epoch (the date in UTC). Throws a TypeError for anything else.
+ */
+export function todayText(now: Date | string | number): string {
+  const date = now instanceof Date ? now : typeof now === "string" && /^\d{4}-\d{2}-\d{2}$/.test(now) ? new Date(`${now}T00:00:00Z`) : new Date(now);
+  if (Number.isNaN(date.getTime())) throw new TypeError(`today must be a Date, an ISO 8601 date or milliseconds since the epoch, got ${JSON.stringify(now)}`);
+  return `${date.toISOString().slice(0, 10)} (${WEEKDAYS[date.getUTCDay()]})`;
+}
+
+/**
+ * The first user turn: the request itself, after today's date when given. The date goes here,
+ * not in the system prompt, so that prompt stays byte-identical and cached from day to day.
+ */
+export function requestTurn(request: string, today?: string): string {
+  return today === undefined ? `User request:\n\n${request}` : `Today is ${today}.\n\nUser request:\n\n${request}`;
 }
 
 /** Sent back when an answer is not exactly one fenced code block. */
@@ -15,34 +32,36 @@ export function formatCorrection(problem: string): string {
   return `Your answer could not be used: ${problem}. Answer with exactly one fenced code block (\`\`\`js ... \`\`\`) holding the whole program, and nothing else.`;
 }
 
-/** Longest error message shown to the planner; longer trusted messages are cut. */
-const MAX_MESSAGE = 1000;
-
-/** Error kinds whose messages come from the program text alone, which the planner wrote. */
-const PROGRAM_KINDS: ReadonlySet<string> = new Set(["syntax", "unsupported"]);
-
 /**
- * True when the error's message may be shown to the planner: its label is trusted. Syntax and
- * unsupported-construct errors describe the planner's own program, so they count as trusted
- * when the runtime gave no label; any other unlabeled message is withheld.
+ * True when the runtime's message of a failed run may be shown to whoever wrote the program:
+ * labelled trusted and public, and made of words that writer already has (see
+ * {@link shownMessage}). Without `knows`, only sluice's own error vocabulary counts as known,
+ * so pass the program and the tools where they are at hand.
  */
-export function messageIsTrusted(error: RunError): boolean {
-  if (error.label !== undefined) return error.label.trusted;
-  return PROGRAM_KINDS.has(error.kind);
+export function messageIsTrusted(error: RunError, knows: PlannerKnows = {}): boolean {
+  return shownMessage(error, knows) !== undefined;
 }
 
-/** The feedback turn after a failed run. */
-export function failureTurn(error: RunError | undefined): string {
-  const kind = error?.kind ?? "runtime";
-  const where = error?.line !== undefined ? ` at line ${error.line}${error.column !== undefined ? `, column ${error.column}` : ""}` : "";
-  let text = `The program failed${where} with a ${kind} error.`;
-  if (error !== undefined && messageIsTrusted(error)) {
-    const msg = error.message.length > MAX_MESSAGE ? error.message.slice(0, MAX_MESSAGE) + "…" : error.message;
-    text += `\nError message: ${msg}`;
-  } else {
-    text += "\nThe error message is withheld because it depends on untrusted data.";
+/**
+ * The feedback turn after a failed run, built from the program text and fixed strings: the kind,
+ * line and column, the failing line of the planner's own program, and the runtime's message
+ * only when {@link shownMessage} lets it through (trusted, public, and made of words the planner
+ * already has). `knows` is what the planner has already seen: its program, the request, the tools.
+ */
+export function failureTurn(error: RunError | undefined, knows: PlannerKnows = {}): string {
+  const { kind, line, column } = errorPlace(error);
+  const where = line !== undefined ? ` at line ${line}${column !== undefined ? `, column ${column}` : ""}` : "";
+  const lines = [`The program failed${where} with a ${kind} error.`];
+  const source = programLine(knows.program, line);
+  if (source !== undefined) lines.push(`The failing line: ${source}`);
+  const message = error === undefined ? undefined : shownMessage(error, knows);
+  if (message !== undefined) lines.push(`Error message: ${message}`);
+  else {
+    lines.push(KIND_HINTS[kind] ?? KIND_HINTS.runtime);
+    lines.push("The error message is withheld because it may quote data the program read.");
   }
-  return `${text}\nWrite the complete corrected program. Tool calls with side effects that already ran will not run again.`;
+  lines.push("Write the complete corrected program. Tool calls with side effects that already ran will not run again.");
+  return lines.join("\n");
 }
 
 const LANGUAGES = new Set(["", "js", "javascript", "mjs", "ts", "typescript"]);

@@ -99,7 +99,12 @@ function plannerRecorder(inner: PlannerModel, file: string, mode: RecordMode): P
     model: inner.model,
     maxTokens: inner.maxTokens,
     async complete(request) {
-      const keyed = { role: "planner", model: inner.model, maxTokens: inner.maxTokens, system: request.system, messages: request.messages };
+      const keyed = {
+        role: "planner", model: inner.model, maxTokens: inner.maxTokens, system: request.system, messages: request.messages,
+        // With tool search the chosen declarations and the search tool are part of the request too (absent: the key is as before).
+        ...(request.tools !== undefined ? { tools: request.tools } : {}),
+        ...(request.searchTool === true ? { searchTool: true } : {}),
+      };
       const key = hashRequest(keyed);
       if (mode !== "record") {
         const hit = await store.get(key);

@@ -16,8 +16,13 @@ export interface RawAnswer {
   raw: string;
 }
 
-/** One scripted planner turn: a program (fenced for you), a raw answer, or a function of the request. */
-export type ScriptedTurn = string | RawAnswer | ((request: PlannerRequest, turn: number) => string | RawAnswer);
+/** A search for more tools during planning (`search_tools({ query })`), answered by the agent. */
+export interface SearchAnswer {
+  search: string;
+}
+
+/** One scripted planner turn: a program (fenced for you), a raw answer, a search, or a function of the request. */
+export type ScriptedTurn = string | RawAnswer | SearchAnswer | ((request: PlannerRequest, turn: number) => string | RawAnswer | SearchAnswer);
 
 /** Options of {@link scriptedPlanner}. */
 export interface ScriptedPlannerOptions {
@@ -54,8 +59,12 @@ export function scriptedPlanner(turns: readonly ScriptedTurn[], options: Scripte
       requests.push(request);
       if (index >= turns.length) throw new Error(`scripted planner has no program for turn ${index + 1} (it was given ${turns.length})`);
       const turn = turns[index];
-      const text = answerText(typeof turn === "function" ? turn(request, index) : turn);
+      const answer = typeof turn === "function" ? turn(request, index) : turn;
       const usage = typeof options.usage === "function" ? options.usage(request) : options.usage ?? zeroUsage();
+      if (answer !== null && typeof answer === "object" && typeof (answer as SearchAnswer).search === "string") {
+        return { text: "", usage: { ...usage }, stopReason: "tool_use", search: { id: `search_${index + 1}`, query: (answer as SearchAnswer).search } };
+      }
+      const text = answerText(answer as string | RawAnswer);
       return { text, usage: { ...usage }, stopReason: "end_turn" };
     },
   };

@@ -21,12 +21,38 @@ export interface TokenUsage {
 export interface ChatMessage {
   role: "user" | "assistant";
   content: string;
+  /** On an assistant turn: the planner searched for tools (`content` is any text it wrote first). */
+  search?: PlannerSearch;
+  /** On a user turn: the answer to the planner's search with this id (`content` is the answer). */
+  searchResult?: { id: string; isError?: boolean };
+}
+
+/**
+ * A search for more tools the planner made before writing its program (with tool search: a
+ * tool-use turn of `search_tools({ query })`).
+ */
+export interface PlannerSearch {
+  /** The id the answer must carry. */
+  id: string;
+  /** What the planner searched for; empty when its input held no string `query`. */
+  query: string;
 }
 
 /** What the agent asks the privileged planner. */
 export interface PlannerRequest {
   /** The system prompt: language, rules and tool declarations. Byte-identical for one tool set. */
   system: string;
+  /**
+   * With tool search: the declarations chosen for this request, which follow `system` (itself
+   * then the fixed part, identical for every request). Absent without tool search.
+   */
+  tools?: string;
+  /**
+   * With tool search during planning: the planner may answer with a search for more tools
+   * (`PlannerResponse.search`) instead of a program. Its definition is fixed, so the cached
+   * prefix stays the same.
+   */
+  searchTool?: boolean;
   /** The conversation so far: the user's request, earlier programs and trusted feedback. */
   messages: readonly ChatMessage[];
   /** Aborts the call when the run's wall-time budget runs out. */
@@ -39,8 +65,10 @@ export interface PlannerResponse {
   text: string;
   /** What the call cost. */
   usage: TokenUsage;
-  /** Why the model stopped (`"end_turn"`, `"max_tokens"`, `"refusal"`, ...), when known. */
+  /** Why the model stopped (`"end_turn"`, `"max_tokens"`, `"refusal"`, `"tool_use"`, ...), when known. */
   stopReason?: string;
+  /** The planner searched for more tools instead of answering with a program (only when offered `searchTool`). */
+  search?: PlannerSearch;
 }
 
 /**

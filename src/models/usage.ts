@@ -65,6 +65,8 @@ export interface UsageReport extends TokenUsage {
   byModel: Record<string, ModelUsage>;
   /** Models used that have no price. */
   unpriced: string[];
+  /** Rounds of static plan-check feedback the agent sent the planner (agent runs only). */
+  planCheckRounds?: number;
 }
 
 /** Tracks usage and cost of one run and refuses calls that could overshoot its budget. */

@@ -1,5 +1,5 @@
-import { Ajv, type ValidateFunction } from "ajv";
-import { canonicalJson } from "./canonical.js";
+import { RE2JS } from "re2js";
+import { createProgramSchemas, type FormatCheck } from "../tools/schema.js";
 import type { JsonSchema } from "../tools/types.js";
 
 /** The outcome of checking a value against a JSON Schema. */
@@ -13,54 +13,43 @@ export interface SchemaValidator {
   validate(schema: JsonSchema, value: unknown): Validation;
 }
 
+function re2(pattern: string): FormatCheck {
+  const re = RE2JS.compile(pattern, 0);
+  return (s) => re.test(s);
+}
+
+const DURATION = re2("^P(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$");
+const HOST_LABELS = re2("^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$");
+
 // ajv-formats is not a dependency; these cover the formats the structured-output API accepts.
-const FORMATS: Record<string, RegExp> = {
-  email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
-  uri: /^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]*$/,
-  "date-time": /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/,
-  date: /^\d{4}-\d{2}-\d{2}$/,
-  time: /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/,
-  duration: /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/,
-  hostname: /^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/,
-  ipv4: /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/,
-  ipv6: /^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*$/,
-  uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+// They run on RE2 like every pattern, so a long answer cannot make a check slow.
+const FORMATS: Record<string, FormatCheck> = {
+  email: re2("^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$"),
+  uri: re2("^[a-zA-Z][a-zA-Z0-9+.-]*:[^\\s]*$"),
+  "date-time": re2("^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})?$"),
+  date: re2("^\\d{4}-\\d{2}-\\d{2}$"),
+  time: re2("^\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})?$"),
+  // At least one part, and a T only before a time part.
+  duration: (s) => s !== "P" && !s.endsWith("T") && DURATION(s),
+  hostname: (s) => s.length >= 1 && s.length <= 253 && HOST_LABELS(s),
+  ipv4: re2("^(?:(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)$"),
+  ipv6: re2("^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*$"),
+  uuid: re2("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
 };
 
-const MAX_CACHED = 256;
-
-/** Makes a validator. Unknown formats are accepted unchecked rather than refused. */
+/**
+ * Makes a validator for schemas programs wrote: patterns on RE2, one Ajv instance per schema
+ * (no `$id` registry shared with any other schema), a cache of its own. Unknown formats are
+ * accepted unchecked rather than refused.
+ */
 export function createSchemaValidator(): SchemaValidator {
-  const ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: true });
-  for (const [name, pattern] of Object.entries(FORMATS)) ajv.addFormat(name, pattern);
-  const cache = new Map<string, ValidateFunction>();
-
-  function compile(schema: JsonSchema): ValidateFunction {
-    if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
-      throw new TypeError("the schema must be a JSON Schema object");
-    }
-    const key = canonicalJson(schema);
-    let fn = cache.get(key);
-    if (fn === undefined) {
-      try {
-        fn = ajv.compile(schema);
-      } catch (err) {
-        throw new TypeError(`invalid JSON Schema: ${(err as Error).message}`);
-      }
-      if (cache.size >= MAX_CACHED) cache.clear();
-      cache.set(key, fn);
-    }
-    return fn;
-  }
-
+  const schemas = createProgramSchemas({ formats: FORMATS });
   return {
     check(schema) {
-      compile(schema);
+      schemas.compile(schema);
     },
     validate(schema, value) {
-      const fn = compile(schema);
-      if (fn(value)) return { ok: true };
-      return { ok: false, errors: ajv.errorsText(fn.errors, { dataVar: "answer" }) };
+      return schemas.compile(schema).check(value, "answer");
     },
   };
 }

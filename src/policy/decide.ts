@@ -5,11 +5,13 @@
  * from it.
  */
 import type { Label } from "../labels/index.js";
+import { thrownText } from "../interpreter/convert.js";
 import { allow, ask, deny, type Decision, type ToolCall } from "../tools/types.js";
 import { combineDecisions, isDecision } from "./decisions.js";
-import { explainCall, isFlagged, untrustedText, contextText, type ArgumentProvenance } from "./explain.js";
-import { lookup, preview } from "./paths.js";
+import { argumentNames, explainCall, isFlagged, untrustedText, contextText, type ArgumentProvenance } from "./explain.js";
+import { lookup, preview, showPath } from "./paths.js";
 import type { Permissions } from "./permissions.js";
+import { declareRequirements } from "./requirements.js";
 import type { Policy } from "./types.js";
 
 /**
@@ -17,15 +19,15 @@ import type { Policy } from "./types.js";
  * when every argument and the context are trusted, else denied.
  */
 export function defaultToolPolicy(options: { sideEffect: boolean }): Policy {
-  if (!options.sideEffect) return () => allow();
-  return (call) => {
-    const problems = Object.keys(call.args)
-      .filter((path) => call.args[path] !== undefined && !call.label(path).trusted)
-      .map((path) => untrustedText(call, path, call.label(path)));
+  if (!options.sideEffect) return declareRequirements(() => allow(), []);
+  return declareRequirements((call) => {
+    const untrusted = argumentNames(call).filter((path) => !call.label(path).trusted);
+    const problems = untrusted.slice(0, MAX_LISTED).map((path) => untrustedText(call, path, call.label(path)));
+    if (untrusted.length > MAX_LISTED) problems.push(`${untrusted.length - MAX_LISTED} more arguments are untrusted`);
     if (!call.context.trusted) problems.push(contextText(call.context));
     if (problems.length === 0) return allow();
     return deny(`${call.tool} has no policy of its own and changes the world, so every argument and the context must be trusted, but ${problems.join("; ")}`);
-  };
+  }, [{ kind: "everyArgumentTrusted", effect: "deny", why: "the tool has no policy of its own and changes the world" }]);
 }
 
 /** Runs a policy without letting it crash the run: a throw or a malformed answer denies. */
@@ -34,7 +36,7 @@ export function runPolicy(policy: Policy, call: ToolCall): Decision {
   try {
     decision = policy(call);
   } catch (e) {
-    return deny(`the policy of ${call.tool} failed: ${e instanceof Error ? e.message : String(e)}`);
+    return deny(`the policy of ${call.tool} failed: ${thrownText(e)}`);
   }
   return isDecision(decision) ? decision : deny(`the policy of ${call.tool} returned ${preview(decision)}, not a decision`);
 }
@@ -57,12 +59,23 @@ export function decideCall(call: ToolCall, options: DecideOptions = {}): Decisio
   return explainDecision(call, combineDecisions(...decisions));
 }
 
-/** `send_email(to: "eve@x.com", body: "hi")`. */
+/** Arguments named one by one in a reason; the rest are counted. */
+const MAX_LISTED = 8;
+
+/** Longest reason of a policy quoted in an explanation; the explanation adds provenance to it. */
+const MAX_REASON = 2000;
+
+/** `send_email(to: "eve@x.com", body: "hi")`, with at most a few arguments shown. */
 export function callText(call: Pick<ToolCall, "tool" | "args">): string {
-  const args = Object.entries(call.args)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}: ${preview(v)}`);
+  const names = argumentNames(call);
+  const args = names.slice(0, MAX_LISTED).map((k) => `${showPath(k)}: ${preview(call.args[k])}`);
+  if (names.length > MAX_LISTED) args.push(`and ${names.length - MAX_LISTED} more`);
   return `${call.tool}(${args.join(", ")})`;
+}
+
+/** A policy's reason, cut to {@link MAX_REASON} characters with a count of what was cut. */
+function quotedReason(reason: string): string {
+  return reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON)}… (${reason.length - MAX_REASON} more characters)` : reason;
 }
 
 /**
@@ -73,13 +86,14 @@ export function callText(call: Pick<ToolCall, "tool" | "args">): string {
 export function explainDecision(call: ToolCall, decision: Decision): Decision {
   if (decision.kind === "allow") return decision;
   const explained = explainCall(call);
+  const reason = quotedReason(decision.reason);
   const extra = explained.arguments
-    .filter((a) => isFlagged(a.label) && !decision.reason.includes(`\`${a.path}\``))
+    .filter((a) => isFlagged(a.label) && (a.omitted !== undefined || !reason.includes(`\`${showPath(a.path)}\``)))
     .map((a) => a.explanation);
-  if (explained.contextFlagged && !decision.reason.includes("the call sits under")) extra.push(explained.context);
+  if (explained.contextFlagged && !reason.includes("the call sits under")) extra.push(explained.context);
   const verb = decision.kind === "deny" ? "was denied" : "needs approval";
   const tail = extra.length > 0 ? `. Provenance: ${extra.join("; ")}` : "";
-  return { kind: decision.kind, reason: `${callText(call)} ${verb}: ${decision.reason}${tail}` };
+  return { kind: decision.kind, reason: `${callText(call)} ${verb}: ${reason}${tail}` };
 }
 
 /** What the host's approve callback receives; matches the runtime's `ApprovalRequest`. */
@@ -105,7 +119,10 @@ export function approvalRequest(call: ToolCall, decision: Decision): ApprovalPro
 /** An approval request as text for a terminal: tool, every argument with its provenance, the reason. */
 export function formatApproval(request: ApprovalPrompt): string {
   const lines = [`${request.tool} wants to run with:`];
-  for (const p of request.provenance) lines.push(`  ${p.path} = ${preview(lookup(request.args, p.path).value)}`, `      ${p.explanation}`);
+  for (const p of request.provenance) {
+    if (p.omitted !== undefined) lines.push(`  ${p.explanation}`);
+    else lines.push(`  ${showPath(p.path)} = ${preview(lookup(request.args, p.path).value)}`, `      ${p.explanation}`);
+  }
   if (request.provenance.length === 0) lines.push("  (no arguments)");
   lines.push(`Context: ${request.context}`, `Why you are asked: ${request.reason}`);
   return lines.join("\n");

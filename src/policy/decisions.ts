@@ -28,6 +28,9 @@ export function decisionOf(effect: Effect, reason: string | undefined): Decision
   return effect === "deny" ? deny(text) : ask(text);
 }
 
+/** Reasons joined by {@link combineDecisions}; the rest are counted. */
+const MAX_REASONS = 8;
+
 /**
  * The strictest of several decisions (deny over ask over allow), with the reasons of every
  * decision of that strictness joined by `"; "`, without repeats. No decisions means allow:
@@ -36,11 +39,12 @@ export function decisionOf(effect: Effect, reason: string | undefined): Decision
 export function combineDecisions(...decisions: Decision[]): Decision {
   let effect: Effect = "allow";
   for (const d of decisions) effect = stricter(effect, d.kind);
-  const reasons: string[] = [];
+  const reasons = new Set<string>();
   for (const d of decisions) {
-    if (d.kind === effect && d.reason !== undefined && d.reason !== "" && !reasons.includes(d.reason)) {
-      reasons.push(d.reason);
-    }
+    if (d.kind === effect && d.reason !== undefined && d.reason !== "") reasons.add(d.reason);
   }
-  return decisionOf(effect, reasons.length > 0 ? reasons.join("; ") : undefined);
+  // A call with 800,000 targets gets as many reasons; a person reads the first few.
+  const listed = [...reasons].slice(0, MAX_REASONS);
+  if (reasons.size > MAX_REASONS) listed.push(`and ${reasons.size - MAX_REASONS} more reasons like these`);
+  return decisionOf(effect, listed.length > 0 ? listed.join("; ") : undefined);
 }

@@ -23,6 +23,7 @@ const KINDS: Record<string, (detail: string) => string> = {
   review: (d) => `a review by ${d}`,
   user: (d) => `the user (${d})`,
   endorsed: (d) => `an endorsement by ${d}`,
+  mcp: (d) => `the MCP server ${d}`,
 };
 
 const CALL = /^([A-Za-z_$][\w$]*)#(\d+)(?::(.*))?$/;
@@ -57,25 +58,43 @@ export function describeSource(source: string): string {
 
 const LIST_LIMIT = 4;
 
-/** `"a"`, `"a and b"`, `"a, b and c"`, `"a, b, c, d and 3 more"`. */
-export function listText(items: readonly string[]): string {
-  if (items.length <= 1) return items[0] ?? "";
-  const shown = items.length > LIST_LIMIT + 1 ? items.slice(0, LIST_LIMIT) : items.slice(0, -1);
-  const last = items.length > LIST_LIMIT + 1 ? `${items.length - LIST_LIMIT} more` : items[items.length - 1];
+/** Longest single item (a source, a reader) quoted in a list; data can make them long. */
+const ITEM_LIMIT = 120;
+
+/** `text`, cut to `max` characters with an ellipsis. */
+export function clip(text: string, max = ITEM_LIMIT): string {
+  return text.length > max ? text.slice(0, max - 1) + "…" : text;
+}
+
+/**
+ * `"a"`, `"a and b"`, `"a, b and c"`, `"a, b, c, d and 3 more"`. Only the items shown are
+ * rendered, so a label with 800,000 sources costs as much to explain as one with five.
+ */
+export function listOf<T>(items: readonly T[], show: (item: T) => string, max = ITEM_LIMIT): string {
+  const one = (x: T): string => clip(show(x), max);
+  if (items.length <= 1) return items.length === 0 ? "" : one(items[0]);
+  const cut = items.length > LIST_LIMIT + 1;
+  const shown = (cut ? items.slice(0, LIST_LIMIT) : items.slice(0, -1)).map(one);
+  const last = cut ? `${items.length - LIST_LIMIT} more` : one(items[items.length - 1]);
   return `${shown.join(", ")} and ${last}`;
+}
+
+/** {@link listOf} for items already in words, none cut. */
+export function listText(items: readonly string[]): string {
+  return listOf(items, (x) => x, Infinity);
 }
 
 /** Where a labelled value came from, e.g. `"it came from an email from eve@evil.com"`. */
 export function originText(label: Label): string {
   if (label.sources.length === 0) return "its origin was not recorded";
-  return `it came from ${listText(label.sources.map(describeSource))}`;
+  return `it came from ${listOf(label.sources, describeSource)}`;
 }
 
 /** Who may read a value: `"public"` or `"private (readable only by a and b)"`. */
 export function secrecyText(label: Label): string {
   if (label.readers === "public") return "public";
   if (label.readers.length === 0) return "private (readable by no one)";
-  return `private (readable only by ${listText(label.readers)})`;
+  return `private (readable only by ${listOf(label.readers, (r) => r)})`;
 }
 
 /** The whole label in words, e.g. `"untrusted and public: it came from …"`. */

@@ -10,12 +10,24 @@ import { allow, deny } from "../tools/types.js";
 import { askInstead, all, requireOneOf, requirePublic, requireReadableBy, requireTrusted, requireTrustedContext, requireTrustedIfPrivate } from "./rules.js";
 import { hasPath, nameArg } from "./paths.js";
 import { listText, originText } from "./describe.js";
+import { declareRequirements } from "./requirements.js";
 import type { Policy } from "./types.js";
 
 type Paths = string | readonly string[];
 
+/**
+ * Where a person can decide: ask instead of denying. The person sees the value and where it
+ * came from, with what to check before approving; without approval the call is still refused.
+ */
+export interface AskOptions {
+  /** Ask, instead of denying, when untrusted text chose a recipient (an address or IBAN read from a document). Default false. */
+  askUntrustedRecipient?: boolean;
+  /** Ask, instead of denying, when content is both private and shaped by untrusted text. Default false. */
+  askUntrustedPrivateContent?: boolean;
+}
+
 /** Argument paths of a message-like tool. */
-export interface MessagePolicyOptions {
+export interface MessagePolicyOptions extends AskOptions {
   /** Paths naming who receives the message. */
   recipients?: Paths;
   /** Paths of what the message carries. */
@@ -34,6 +46,8 @@ function configure(example: string): string {
 
 const WHERE = "untrusted text chose where the data goes";
 const SHAPED = "untrusted text shaped a message that carries private data";
+const CHECK_RECIPIENT = "approve only if you recognise it as the one you meant";
+const CHECK_CONTENT = "read it first, and approve only if every recipient may see all of it";
 
 /**
  * The textbook outbound-message policy: deny when a recipient is untrusted (untrusted text
@@ -49,10 +63,14 @@ export function outboundMessagePolicy(options: MessagePolicyOptions = {}): Polic
   );
 }
 
-function outbound(recipients: readonly string[], content: readonly string[], where: string): Policy {
+function outbound(recipients: readonly string[], content: readonly string[], where: string, asks: AskOptions = {}): Policy {
   return all(
-    ...recipients.map((p) => requireTrusted(p, { why: where })),
-    ...content.map((p) => requireTrustedIfPrivate(p, { why: SHAPED })),
+    ...recipients.map((p) =>
+      asks.askUntrustedRecipient === true ? askInstead(requireTrusted(p, { why: `${where}; ${CHECK_RECIPIENT}` })) : requireTrusted(p, { why: where }),
+    ),
+    ...content.map((p) =>
+      asks.askUntrustedPrivateContent === true ? askInstead(requireTrustedIfPrivate(p, { why: `${SHAPED}; ${CHECK_CONTENT}` })) : requireTrustedIfPrivate(p, { why: SHAPED }),
+    ),
   );
 }
 
@@ -68,13 +86,14 @@ interface Family {
   extra?: Policy[];
   /** How to configure the recipients, for the hint when none is present; absent when none is needed. */
   requiredBy?: string;
+  asks?: AskOptions;
 }
 
-function messageFamily({ recipients, content, shows, whether, where = WHERE, extra = [], requiredBy }: Family): Policy {
+function messageFamily({ recipients, content, shows, whether, where = WHERE, extra = [], requiredBy, asks }: Family): Policy {
   const present = requiredBy === undefined ? [] : [requireOneOf(recipients, configure(requiredBy))];
   return all(
     ...present,
-    outbound(recipients, content, where),
+    outbound(recipients, content, where, asks),
     ...content.map((p) =>
       askInstead(requireReadableBy(p, { principalsFrom: recipients, why: shows })),
     ),
@@ -95,6 +114,7 @@ export function emailPolicy(options: MessagePolicyOptions = {}): Policy {
     requiredBy: `emailPolicy({ recipients: [...] })`,
     shows: "the email would show it to them",
     whether: "whether this email is sent",
+    asks: options,
   });
 }
 
@@ -106,6 +126,7 @@ export function messagePolicy(options: MessagePolicyOptions = {}): Policy {
     requiredBy: `messagePolicy({ recipients: [...] })`,
     shows: "the message would show it to them",
     whether: "whether this message is sent",
+    asks: options,
   });
 }
 
@@ -119,11 +140,12 @@ export function calendarInvitePolicy(options: MessagePolicyOptions = {}): Policy
     content: list(options.content, ["title", "description", "location"]),
     shows: "the invitation would show it to them",
     whether: "whether this invitation is sent",
+    asks: options,
   });
 }
 
 /** Argument paths of a file-sharing tool. */
-export interface FileSharePolicyOptions {
+export interface FileSharePolicyOptions extends AskOptions {
   /** Paths naming who the file is shared with. Default `with`, `email`, `to`. */
   recipients?: Paths;
   /** Paths naming the file. Its label should carry the file's readers. Default `file`, `file_id`, `path`. */
@@ -145,11 +167,12 @@ export function fileSharePolicy(options: FileSharePolicyOptions = {}): Policy {
     shows: "sharing would show it to them",
     whether: "whether this file is shared",
     extra: chosen,
+    asks: options,
   });
 }
 
 /** Argument paths of a payment tool. */
-export interface PaymentPolicyOptions {
+export interface PaymentPolicyOptions extends AskOptions {
   /** Paths naming who is paid. Default `recipient`, `to`, `iban`. */
   recipient?: Paths;
   /** Paths of the amount. Default `amount`. */
@@ -177,6 +200,7 @@ export function paymentPolicy(options: PaymentPolicyOptions = {}): Policy {
     whether: "whether this payment is made",
     where: "untrusted text chose who gets paid",
     extra: amounts,
+    asks: options,
   });
 }
 
@@ -215,7 +239,7 @@ export function webRequestPolicy(options: WebRequestPolicyOptions = {}): Policy 
 
 /** Denies private content going to a URL that untrusted text chose. */
 function privateToUntrustedUrl(url: string, content: readonly string[]): Policy {
-  return (call) => {
+  return declareRequirements((call) => {
     if (!hasPath(call.args, url)) return allow();
     const urlLabel = call.label(url);
     if (urlLabel.trusted) return allow();
@@ -223,5 +247,5 @@ function privateToUntrustedUrl(url: string, content: readonly string[]): Policy 
     if (carried.length === 0) return allow();
     const what = listText(carried.map((p) => nameArg(call.args, p)));
     return deny(`${nameArg(call.args, url)} is untrusted (${originText(urlLabel)}) and the request carries private ${what} — ${WHERE}`);
-  };
+  }, [{ kind: "privateToUntrustedUrl", url, content, effect: "deny", why: WHERE }]);
 }

@@ -27,7 +27,9 @@ export {
   paymentPolicy,
   webRequestPolicy,
 } from "./families.js";
-export type { MessagePolicyOptions, FileSharePolicyOptions, PaymentPolicyOptions, WebRequestPolicyOptions } from "./families.js";
+export type { AskOptions, MessagePolicyOptions, FileSharePolicyOptions, PaymentPolicyOptions, WebRequestPolicyOptions } from "./families.js";
+export { declareRequirements, requirementsOf, sameRequirements } from "./requirements.js";
+export type { Requirement, RequirementEffect, PolicyRequirements } from "./requirements.js";
 export { compileRule } from "./patterns.js";
 export type { PermissionRule, PermissionRuleInput, CompiledRule } from "./patterns.js";
 export { createPermissions } from "./permissions.js";

@@ -71,20 +71,42 @@ function principalsIn(value: unknown): string[] {
 
 const PREVIEW_LIMIT = 60;
 
+/**
+ * The first part of a value, enough for a preview of `budget` characters: long strings, arrays
+ * and objects are cut before they are serialised, so previewing an argument of 800,000
+ * elements costs as much as previewing one of eight.
+ */
+function small(value: unknown, budget: number): unknown {
+  if (typeof value === "string") return value.length > budget ? value.slice(0, budget) : value;
+  if (value === null || typeof value !== "object") return value;
+  if (budget <= 0) return Array.isArray(value) ? [] : {};
+  if (Array.isArray(value)) return value.slice(0, budget).map((v) => small(v, budget / 2));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).slice(0, budget)) Object.defineProperty(out, k, { value: small((value as Record<string, unknown>)[k], budget / 2), enumerable: true });
+  return out;
+}
+
 /** A short, one-line rendering of a value for reasons and prompts. */
 export function preview(value: unknown): string {
   let text: string;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    text = JSON.stringify(small(value, PREVIEW_LIMIT)) ?? String(value);
   } catch {
-    text = String(value);
+    text = "(a value that cannot be shown)";
   }
   text = text.replace(/\s+/g, " ");
   return text.length > PREVIEW_LIMIT ? text.slice(0, PREVIEW_LIMIT - 1) + "…" : text;
 }
 
+const PATH_LIMIT = 80;
+
+/** A path as reasons quote it: keys a program built can be long. */
+export function showPath(path: string): string {
+  return path.length > PATH_LIMIT ? path.slice(0, PATH_LIMIT - 1) + "…" : path;
+}
+
 /** `` `to` ("eve@evil.com") ``: how reasons name an argument, with its value when it has one. */
 export function nameArg(args: unknown, path: string): string {
   const found = lookup(args, path);
-  return found.found ? `\`${path}\` (${preview(found.value)})` : `\`${path}\``;
+  return found.found ? `\`${showPath(path)}\` (${preview(found.value)})` : `\`${showPath(path)}\``;
 }

@@ -3,9 +3,10 @@
  * Where several rules match, the strictest wins whatever their order; where none matches,
  * the default layer (e.g. {@link riskDefaults}) decides, and without one the call is denied.
  */
+import { thrownText } from "../interpreter/convert.js";
 import type { Decision, ToolCall } from "../tools/types.js";
 import { combineDecisions, decisionOf, stricter } from "./decisions.js";
-import { listText } from "./describe.js";
+import { clip, listText } from "./describe.js";
 import { compileRule, isLiteralTool, type CompiledRule, type PermissionRuleInput } from "./patterns.js";
 import type { Effect } from "./types.js";
 
@@ -62,7 +63,7 @@ function extract(extractor: TargetExtractor | undefined, args: Record<string, un
 }
 
 function show(tool: string, target: string | undefined): string {
-  return target === undefined ? tool : `${tool}(${target})`;
+  return target === undefined ? tool : `${tool}(${clip(target)})`;
 }
 
 interface Match {
@@ -113,7 +114,7 @@ export function createPermissions(rules: readonly PermissionRuleInput[], options
     try {
       found = extract(targets[call.tool], call.args ?? {});
     } catch (e) {
-      return decisionOf("deny", `could not work out the target of ${call.tool}: ${(e as Error)?.message ?? String(e)}`);
+      return decisionOf("deny", `could not work out the target of ${call.tool}: ${thrownText(e)}`);
     }
     const list = found.length > 0 ? [...new Set(found)] : [undefined];
     return combineDecisions(...list.map((t) => decideTarget(call.tool, t)));

@@ -10,6 +10,7 @@ import { listText, originText, secrecyText } from "./describe.js";
 import { combineDecisions } from "./decisions.js";
 import { contextText, privateText, untrustedText } from "./explain.js";
 import { hasPath, nameArg, principalsAt } from "./paths.js";
+import { asAsks, declareRequirements, requirementsOf, unionOf } from "./requirements.js";
 import type { Policy } from "./types.js";
 
 /** Options shared by the rules. */
@@ -54,27 +55,27 @@ function absenceLabel(call: ToolCall, path: string): Label | undefined {
 /** The argument at `path` must be trusted: no untrusted text chose it (nor whether it is there). */
 export function requireTrusted(path: string, options?: RuleOptions): Policy {
   checkPath("requireTrusted", path);
-  return (call) => {
+  return declareRequirements((call) => {
     if (!hasPath(call.args, path)) {
       const absent = absenceLabel(call, path);
       return absent === undefined || absent.trusted ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and untrusted data decided that: ${originText(absent)}`, options));
     }
     const label = call.label(path);
     return label.trusted ? allow() : deny(because(untrustedText(call, path, label), options));
-  };
+  }, [{ kind: "trusted", path, effect: "deny", why: options?.why }]);
 }
 
 /** The argument at `path` must be public: readable by anyone it may reach. */
 export function requirePublic(path: string, options?: RuleOptions): Policy {
   checkPath("requirePublic", path);
-  return (call) => {
+  return declareRequirements((call) => {
     if (!hasPath(call.args, path)) {
       const absent = absenceLabel(call, path);
       return absent === undefined || absent.readers === "public" ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and private data decided that (${secrecyText(absent)})`, options));
     }
     const label = call.label(path);
     return label.readers === "public" ? allow() : deny(because(privateText(call, path, label), options));
-  };
+  }, [{ kind: "public", path, effect: "deny", why: options?.why }]);
 }
 
 /**
@@ -83,7 +84,7 @@ export function requirePublic(path: string, options?: RuleOptions): Policy {
  */
 export function requireTrustedIfPrivate(path: string, options?: RuleOptions): Policy {
   checkPath("requireTrustedIfPrivate", path);
-  return (call) => {
+  return declareRequirements((call) => {
     if (!hasPath(call.args, path)) {
       const absent = absenceLabel(call, path);
       return absent === undefined || absent.trusted || absent.readers === "public" ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and untrusted data decided that about private data`, options));
@@ -92,7 +93,7 @@ export function requireTrustedIfPrivate(path: string, options?: RuleOptions): Po
     if (label.trusted || label.readers === "public") return allow();
     const text = `${nameArg(call.args, path)} is ${secrecyText(label)} and untrusted: ${originText(label)}`;
     return deny(because(text, options));
-  };
+  }, [{ kind: "trustedIfPrivate", path, effect: "deny", why: options?.why }]);
 }
 
 function unreadableBy(label: Label, principals: readonly string[]): string[] {
@@ -112,7 +113,7 @@ export function requireReadableBy(path: string, options: ReadableByOptions): Pol
   const from = asList(options?.principalsFrom);
   from.forEach((p) => checkPath("requireReadableBy principalsFrom", p));
   const fixed = options?.principals ?? [];
-  return (call) => {
+  return declareRequirements((call) => {
     if (!hasPath(call.args, path)) return allow();
     const label = call.label(path);
     const named = from.filter((p) => hasPath(call.args, p));
@@ -122,7 +123,7 @@ export function requireReadableBy(path: string, options: ReadableByOptions): Pol
     const where = named.length > 0 ? ` (named in ${listText(named.map((p) => `\`${p}\``))})` : "";
     const text = `${privateText(call, path, label)}, so ${listText(missing)}${where} may not read it`;
     return deny(because(text, options));
-  };
+  }, [{ kind: "readableBy", path, principalsFrom: from, principals: fixed, effect: "deny", why: options?.why }]);
 }
 
 /**
@@ -133,13 +134,19 @@ export function requireOneOf(paths: readonly string[], hint: string): Policy {
   if (!Array.isArray(paths) || paths.length === 0) throw new TypeError("requireOneOf(paths): expected at least one path");
   paths.forEach((p) => checkPath("requireOneOf", p));
   const names = listText(paths.map((p) => `\`${p}\``)).replace(/ and ([^,]+)$/, " or $1");
-  return (call) =>
-    paths.some((p) => hasPath(call.args, p)) ? allow() : deny(`${call.tool} has none of the arguments ${names} — ${hint}`);
+  // Its refusals are about how the tool names its arguments, not about data: nothing to predict.
+  return declareRequirements(
+    (call) => (paths.some((p) => hasPath(call.args, p)) ? allow() : deny(`${call.tool} has none of the arguments ${names} — ${hint}`)),
+    [],
+  );
 }
 
 /** The call must not sit under a branch or loop that depends on untrusted data. */
 export function requireTrustedContext(options?: RuleOptions): Policy {
-  return (call) => (call.context.trusted ? allow() : deny(because(contextText(call.context), options)));
+  return declareRequirements(
+    (call) => (call.context.trusted ? allow() : deny(because(contextText(call.context), options))),
+    [{ kind: "trustedContext", effect: "deny", why: options?.why }],
+  );
 }
 
 /** Every rule must allow; the strictest decision wins, with its reasons joined. */
@@ -147,14 +154,16 @@ export function all(...rules: Policy[]): Policy {
   rules.forEach((r, i) => {
     if (typeof r !== "function") throw new TypeError(`all(...rules): rule ${i} is not a function`);
   });
-  return (call: ToolCall): Decision => combineDecisions(...rules.map((rule) => rule(call)));
+  const r = unionOf(rules);
+  return declareRequirements((call: ToolCall): Decision => combineDecisions(...rules.map((rule) => rule(call))), r.known, r.complete);
 }
 
 /** The same rule, but where it would deny it asks a person instead, with the same reason. */
 export function askInstead(rule: Policy): Policy {
   if (typeof rule !== "function") throw new TypeError("askInstead(rule): rule must be a function");
-  return (call) => {
+  const r = asAsks(requirementsOf(rule));
+  return declareRequirements((call) => {
     const decision = rule(call);
     return decision.kind === "deny" ? { kind: "ask", reason: decision.reason } : decision;
-  };
+  }, r.known, r.complete);
 }

@@ -1,29 +1,21 @@
 /**
  * The host side of a run: answers a program's requests for tools and the quarantined model,
- * deciding every tool call with the policies before it runs and recording it.
+ * deciding every tool call with the policies before it runs and recording it. What comes back
+ * from a tool or the reader is read once into plain data ({@link readHostData}); what a tool is
+ * given is a copy of the arguments the policies saw, which stay frozen in the record.
  */
-import { Ajv } from "ajv";
-import { Label, isLabeled } from "../labels/index.js";
+import { Label } from "../labels/index.js";
 import type { HostOutcome, HostRequest } from "../interpreter/program.js";
-import type { LabelledPath } from "../interpreter/convert.js";
 import { approvalRequest, decideCall, endorseCall, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
-import type { JsonSchema, Tool, ToolCall } from "../tools/types.js";
+import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
+import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
+import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
+
+export { thrownText } from "../interpreter/convert.js";
+import { toolCallView } from "./call-view.js";
 import { type CallRecord, NotEnoughInformation, type RunResult, type RuntimeOptions } from "./types.js";
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validators = new Map<string, ReturnType<typeof ajv.compile>>();
-
-/** Compiled validators, shared by every runtime: compiling a schema costs far more than using it. */
-function validatorFor(schema: JsonSchema) {
-  const key = JSON.stringify(schema);
-  let v = validators.get(key);
-  if (v === undefined) {
-    v = ajv.compile(schema);
-    if (validators.size > 1000) validators.clear();
-    validators.set(key, v);
-  }
-  return v;
-}
+export { toolCallView } from "./call-view.js";
 
 /** The name under which programs reach the quarantined model. */
 export const QUERY = "query_ai_assistant";
@@ -40,83 +32,116 @@ export interface HostConfig extends RuntimeOptions {
   endorsements?: EndorsementStore;
 }
 
-/** A policy's view of a call, built from the labelled paths the interpreter reported. */
-export function toolCallView(tool: string, args: Record<string, unknown>, parts: LabelledPath[], context: Label): ToolCall {
-  const all = parts.reduce((l, p) => l.join(p.label), Label.trusted());
-  const label = (path?: string): Label => {
-    if (path === undefined || path === "") return all;
-    let probe = path;
-    for (;;) {
-      const hits = parts.filter((p) => p.path === probe || p.path.startsWith(`${probe}.`));
-      if (hits.length > 0) return hits.reduce((l, p) => l.join(p.label), Label.trusted());
-      const cut = probe.lastIndexOf(".");
-      if (cut < 0) return all;
-      probe = probe.slice(0, cut);
-    }
-  };
-  return { tool, args, label, context, parts: parts.filter((p) => p.path !== "").map((p) => ({ path: p.path, label: p.label })) };
+/** A tool with its parameters schema compiled. */
+export interface HostTool {
+  tool: Tool<any, any>;
+  parameters: CompiledSchema;
 }
 
-/** Removes `labeled(...)` markers, for the record. */
-export function stripLabels(x: unknown): unknown {
-  if (isLabeled(x)) return stripLabels(x.value);
-  if (Array.isArray(x)) return x.map(stripLabels);
-  if (x !== null && typeof x === "object" && !(x instanceof Date)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, stripLabels(v)]));
-  return x;
+/** What the host side of one runtime holds; nothing in it is shared with another runtime. */
+export interface Host {
+  tools: Map<string, HostTool>;
+  /** Compiles the schemas programs pass to the quarantined model. */
+  schemas: ProgramSchemas;
+  config: HostConfig;
+  /** The most a tool's result or an answer may take, about: the run's memory limit. */
+  maxBytes: number;
+  /**
+   * Each recorded call's result with its `labeled(...)` parts, for replaying it in a later
+   * attempt (`previous`): the record holds plain data only, and a replay must not lose a part's
+   * label. Keyed by the record object, so only this runtime's own records are found.
+   */
+  results: WeakMap<CallRecord, unknown>;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+/** Freezes plain data all the way down, so the arguments a policy decided on are the ones recorded. */
+function deepFreeze(x: unknown): void {
+  const stack = [x];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== "object" || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const child of Object.values(v)) stack.push(child);
+  }
 }
 
-async function answerQuery(request: HostRequest, config: HostConfig, log: RunLog): Promise<HostOutcome> {
+async function answerQuery(request: HostRequest, host: Host, log: RunLog): Promise<HostOutcome> {
   const [prompt, schema] = request.args;
   const label = request.argLabels.reduce((l, x) => l.join(x), request.context);
   if (typeof prompt !== "string") return { kind: "error", cls: "TypeError", message: `${QUERY}(prompt, schema): prompt must be a string`, label: Label.trusted() };
-  if (schema === null || typeof schema !== "object") return { kind: "error", cls: "TypeError", message: `${QUERY}(prompt, schema): schema must be a JSON Schema object`, label: Label.trusted() };
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return { kind: "error", cls: "TypeError", message: `${QUERY}(prompt, schema): schema must be a JSON Schema object`, label: Label.trusted() };
   const entry: RunResult["queries"][number] = { prompt, schema: schema as JsonSchema, label };
   log.queries.push(entry);
-  if (config.quarantined === undefined) {
+  const reader = host.config.quarantined;
+  if (reader === undefined) {
     entry.error = "no quarantined model is configured";
     return { kind: "error", cls: "Error", message: `${QUERY} is not available: the runtime has no quarantined model`, label: Label.trusted() };
   }
+  let compiled: CompiledSchema;
   try {
-    const answer = await config.quarantined.query({ prompt, schema: schema as JsonSchema });
-    const validate = validatorFor(schema as JsonSchema);
-    if (!validate(answer)) {
-      entry.error = `answer does not match the schema: ${ajv.errorsText(validate.errors)}`;
-      return { kind: "error", cls: "Error", message: `${QUERY}: the answer did not match the schema`, label: Label.trusted() };
-    }
-    entry.answer = answer;
-    return { kind: "value", value: answer, label: Label.of({ trusted: true, sources: [QUERY] }) };
+    compiled = host.schemas.compile(schema as JsonSchema);
   } catch (err) {
-    entry.error = errorText(err);
-    if (err instanceof NotEnoughInformation) return { kind: "error", cls: "NotEnoughInformationError", message: err.message, label: Label.trusted() };
+    entry.error = `the schema cannot be used: ${thrownText(err)}`;
+    // The text may quote the schema, whose label the interpreter joins into this error.
+    return { kind: "error", cls: "TypeError", message: `${QUERY}(prompt, schema): the schema cannot be used: ${thrownText(err)}`, label: Label.trusted() };
+  }
+  let answer: unknown;
+  try {
+    answer = readHostData(await reader.query({ prompt, schema: schema as JsonSchema }), { labels: "strip", maxBytes: host.maxBytes });
+  } catch (err) {
+    entry.error = err instanceof HostDataError ? `the answer is not plain data: ${err.message}` : thrownText(err);
+    if (err instanceof NotEnoughInformation) return { kind: "error", cls: "NotEnoughInformationError", message: thrownText(err), label: Label.trusted() };
     return { kind: "error", cls: "Error", message: `${QUERY} failed`, label: Label.untrusted(QUERY) };
   }
+  const check = compiled.check(answer, "answer");
+  if (!check.ok) {
+    entry.error = `answer does not match the schema: ${check.errors}`;
+    return { kind: "error", cls: "Error", message: `${QUERY}: the answer did not match the schema`, label: Label.trusted() };
+  }
+  entry.answer = answer;
+  return { kind: "value", value: answer, label: Label.of({ trusted: true, sources: [QUERY] }) };
 }
 
 function sameArgs(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord): Promise<HostOutcome> {
-  const done = tool.sideEffect ? previous?.calls.find((c) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && "result" in c && sameArgs(c.args, args)) : undefined;
+/** The result of a side-effecting call an earlier attempt already made with these arguments. */
+function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined): CallRecord | undefined {
+  if (!tool.sideEffect || previous === undefined) return undefined;
+  return previous.calls.find((c) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && "result" in c && sameArgs(c.args, args));
+}
+
+async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host): Promise<HostOutcome> {
+  const done = doneBefore(tool, args, previous);
   let result: unknown;
+  // A replayed result whose labelled parts are unknown (a record not made by this runtime).
+  let partsUnknown = false;
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
-    result = done.result;
+    partsUnknown = !host.results.has(done);
+    result = partsUnknown ? done.result : host.results.get(done);
     record.replayed = true;
   } else {
     try {
-      result = await tool.run(args);
+      // The tool gets its own copy: what it does to it cannot change what was decided and recorded.
+      result = await tool.run(structuredClone(args));
     } catch (err) {
-      record.error = errorText(err);
-      return { kind: "error", cls: "Error", message: `${tool.name} failed: ${errorText(err)}`, label: Label.untrusted(tool.name) };
+      record.error = thrownText(err);
+      return { kind: "error", cls: "Error", message: `${tool.name} failed: ${thrownText(err)}`, label: Label.untrusted(tool.name) };
     }
   }
-  const plain = stripLabels(result);
+  let data: unknown;
+  try {
+    data = readHostData(result, { labels: "keep", maxBytes: host.maxBytes });
+  } catch (err) {
+    const problem = err instanceof HostDataError ? err.message : thrownText(err);
+    record.error = `the result is not plain data: ${problem}`;
+    return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: Label.untrusted(tool.name) };
+  }
+  const plain = readHostData(data, { labels: "strip" });
   record.result = plain;
+  host.results.set(record, data);
   let label: Label;
   try {
     label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
@@ -124,18 +149,20 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   } catch {
     label = Label.untrusted(tool.name);
   }
-  return { kind: "value", value: result, label };
+  // Parts the tool labelled on its own may have been stricter than the whole: assume the worst.
+  if (partsUnknown) label = label.join(Label.untrusted(tool.name));
+  return { kind: "value", value: data, label };
 }
 
 /**
  * Answers a batch of requests. Every call is decided (and approved) in program order before
  * any runs; then the calls run concurrently. A denial stops the batch there.
  */
-export async function answerAll(requests: HostRequest[], tools: Map<string, Tool<any, any>>, config: HostConfig, log: RunLog, previous?: RunResult): Promise<HostOutcome[]> {
-  if (requests.length === 1) return [await answer(requests[0], tools, config, log, previous)];
+export async function answerAll(requests: HostRequest[], host: Host, log: RunLog, previous?: RunResult): Promise<HostOutcome[]> {
+  if (requests.length === 1) return [await answer(requests[0], host, log, previous)];
   const ready: Array<Promise<HostOutcome>> = [];
   for (const request of requests) {
-    const gate = await admit(request, tools, config, log);
+    const gate = await admit(request, host, log);
     if (gate.kind === "outcome") {
       ready.push(Promise.resolve(gate.outcome));
       if (gate.outcome.kind === "blocked") break;
@@ -147,25 +174,55 @@ export async function answerAll(requests: HostRequest[], tools: Map<string, Tool
 type Gate = { kind: "outcome"; outcome: HostOutcome } | { kind: "run"; run: (previous?: RunResult) => Promise<HostOutcome> };
 
 /** Answers one request: a tool call (decided, maybe approved, run, recorded) or a query. */
-export async function answer(request: HostRequest, tools: Map<string, Tool<any, any>>, config: HostConfig, log: RunLog, previous?: RunResult): Promise<HostOutcome> {
-  const gate = await admit(request, tools, config, log);
+export async function answer(request: HostRequest, host: Host, log: RunLog, previous?: RunResult): Promise<HostOutcome> {
+  const gate = await admit(request, host, log);
   return gate.kind === "outcome" ? gate.outcome : gate.run(previous);
 }
 
+/** How long an approver may take by default: a person may be slow, a hung callback must not hold a run for ever. */
+export const DEFAULT_APPROVAL_MS = 600_000;
+
+/** The longest delay a Node timer takes; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The approver's answer: `true` approves; anything else, a throw, or no answer within the
+ * runtime's `approvalTimeoutMs` (`"timeout"`) does not.
+ */
+async function askApprover(config: HostConfig, call: ToolCall, decision: Decision): Promise<unknown> {
+  const approve = config.approve;
+  if (approve === undefined) return false;
+  const ms = config.approvalTimeoutMs ?? DEFAULT_APPROVAL_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    if (ms < MAX_TIMER_MS) timer = setTimeout(() => resolve("timeout"), ms);
+  });
+  try {
+    const answer = Promise.resolve().then(() => approve(approvalRequest(call, decision)));
+    // A late failure, after the timeout won, is nobody's to handle.
+    answer.catch(() => undefined);
+    return await Promise.race([answer, timeout]);
+  } catch {
+    return false;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
 /** Validates, decides and (when asked) gets approval for one request, without running it. */
-async function admit(request: HostRequest, tools: Map<string, Tool<any, any>>, config: HostConfig, log: RunLog): Promise<Gate> {
+async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gate> {
   const done = (outcome: HostOutcome): Gate => ({ kind: "outcome", outcome });
-  if (request.name === QUERY) return { kind: "run", run: () => answerQuery(request, config, log) };
-  const tool = tools.get(request.name)!;
+  if (request.name === QUERY) return { kind: "run", run: () => answerQuery(request, host, log) };
+  const { tool, parameters } = host.tools.get(request.name)!;
+  const { config } = host;
   const raw = request.args.length === 0 || request.args[0] === undefined ? {} : request.args[0];
   if (request.args.length > 1 || raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     return done({ kind: "error", cls: "TypeError", message: `${tool.name} takes one object argument, e.g. ${tool.name}({ ... })`, label: Label.trusted() });
   }
   const args = raw as Record<string, unknown>;
-  const validate = validatorFor(tool.parameters);
-  if (!validate(args)) {
-    return done({ kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${ajv.errorsText(validate.errors, { dataVar: "args" })}`, label: Label.trusted() });
-  }
+  const valid = parameters.check(args, "args");
+  if (!valid.ok) return done({ kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${valid.errors}`, label: Label.trusted() });
+  deepFreeze(args);
   const call = toolCallView(tool.name, args, request.parts[0] ?? [], request.context);
   const policy = tool.policy && config.endorsements ? withEndorsements(tool.policy, config.endorsements) : tool.policy;
   const decision = decideCall(call, { policy, sideEffect: tool.sideEffect, permissions: config.permissions });
@@ -174,15 +231,14 @@ async function admit(request: HostRequest, tools: Map<string, Tool<any, any>>, c
   log.calls.push(record);
   if (decision.kind === "deny") return done({ kind: "blocked", reason: decision.reason });
   if (decision.kind === "ask") {
-    let approved = false;
-    try {
-      approved = config.approve !== undefined && (await config.approve(approvalRequest(call, decision))) === true;
-    } catch {
-      approved = false;
-    }
+    const answer = await askApprover(config, call, decision);
+    const approved = answer === true;
     record.approved = approved;
-    if (!approved) return done({ kind: "blocked", reason: `not approved: ${decision.reason}` });
+    if (!approved) {
+      const why = answer === "timeout" ? `no answer within ${config.approvalTimeoutMs ?? DEFAULT_APPROVAL_MS} ms, so not approved` : "not approved";
+      return done({ kind: "blocked", reason: `${why}: ${decision.reason}` });
+    }
     if (config.endorsements) endorseCall(config.endorsements, call, { by: "approver", reason: decision.reason });
   }
-  return { kind: "run", run: (previous) => runTool(tool, args, previous, record) };
+  return { kind: "run", run: (previous) => runTool(tool, args, previous, record, host) };
 }

@@ -6,8 +6,9 @@
 import { ProgramError } from "../language/errors.js";
 import { type CompiledProgram, type HostOutcome, compileProgram } from "../interpreter/program.js";
 import { DEFAULT_LIMITS, type Mutants, type ResolvedLimits } from "../interpreter/state.js";
+import { compileHostSchema, createProgramSchemas } from "../tools/schema.js";
 import type { Tool } from "../tools/types.js";
-import { type HostConfig, QUERY, answerAll, type RunLog } from "./host.js";
+import { type Host, type HostConfig, type HostTool, QUERY, answerAll, type RunLog, thrownText } from "./host.js";
 import type { Limits, RunResult, Runtime, RuntimeOptions } from "./types.js";
 import type { EndorsementStore, Permissions } from "../policy/index.js";
 
@@ -18,7 +19,9 @@ export { QUERY, toolCallView } from "./host.js";
 export interface RunOptions {
   /**
    * An earlier attempt at the same task: side-effecting calls it made with the same tool and
-   * arguments are not made again; their recorded results are reused.
+   * arguments are not made again; their recorded results are reused, labelled as they were
+   * the first time when `previous` came from this runtime, and untrusted when it did not (a
+   * copy or another runtime's record keeps no `labeled(...)` parts).
    */
   previous?: RunResult;
 }
@@ -40,30 +43,65 @@ export interface SluiceRuntime extends Runtime {
 
 function resolveLimits(l: Limits | undefined): ResolvedLimits {
   const out = { ...DEFAULT_LIMITS };
-  for (const [k, v] of Object.entries(l ?? {})) {
-    if (typeof v === "number" && v > 0 && k in out) (out as Record<string, number>)[k] = v;
+  if (l === undefined) return out;
+  if (l === null || typeof l !== "object") throw new TypeError("createRuntime: limits must be an object such as { steps: 100000 }");
+  for (const [k, v] of Object.entries(l)) {
+    if (v === undefined) continue;
+    if (!(k in out)) throw new TypeError(`createRuntime: limits.${k} is not a limit; the limits are ${Object.keys(out).join(", ")}`);
+    if (typeof v !== "number" || !(v > 0)) throw new TypeError(`createRuntime: limits.${k} must be a positive number, got ${JSON.stringify(v) ?? String(v)}`);
+    (out as Record<string, number>)[k] = v;
   }
   return out;
 }
 
-function checkTools(tools: readonly Tool<any, any>[]): Map<string, Tool<any, any>> {
-  const map = new Map<string, Tool<any, any>>();
+function checkTools(tools: readonly Tool<any, any>[]): Map<string, HostTool> {
+  if (!Array.isArray(tools)) throw new TypeError("createRuntime: tools must be an array of tools from defineTool(...)");
+  const map = new Map<string, HostTool>();
   for (const t of tools) {
     if (t === null || typeof t !== "object" || typeof t.name !== "string" || typeof t.run !== "function") {
       throw new TypeError("createRuntime: every tool must come from defineTool(...)");
     }
     if (map.has(t.name)) throw new TypeError(`createRuntime: two tools are named ${t.name}`);
     if (t.name === QUERY) throw new TypeError(`createRuntime: ${QUERY} is reserved for the quarantined model`);
-    map.set(t.name, t);
+    let parameters;
+    try {
+      parameters = compileHostSchema(t.parameters ?? { type: "object", properties: {} });
+    } catch (err) {
+      throw new TypeError(`createRuntime: the parameters schema of ${t.name} cannot be used: ${thrownText(err)}`);
+    }
+    map.set(t.name, { tool: t, parameters });
   }
   return map;
 }
 
+function checkOptions(options: ExtendedRuntimeOptions): void {
+  if (options === null || typeof options !== "object") throw new TypeError("createRuntime: expected an options object");
+  if (options.approve !== undefined && typeof options.approve !== "function") throw new TypeError("createRuntime: approve must be a function (request) => boolean");
+  const wait = options.approvalTimeoutMs;
+  if (wait !== undefined && !(typeof wait === "number" && wait > 0)) throw new TypeError(`createRuntime: approvalTimeoutMs must be a positive number of milliseconds (or Infinity), got ${JSON.stringify(wait) ?? String(wait)}`);
+  const q = options.quarantined;
+  if (q !== undefined && (q === null || typeof q !== "object" || typeof q.query !== "function")) {
+    throw new TypeError("createRuntime: quarantined must be a model with a query({ prompt, schema }) method");
+  }
+}
+
+/** Why `previous` cannot be used, or undefined when it can. */
+function badPrevious(previous: unknown): string | undefined {
+  if (previous === undefined) return undefined;
+  if (previous === null || typeof previous !== "object" || !Array.isArray((previous as RunResult).calls)) return "options.previous must be the RunResult of an earlier run";
+  const calls = (previous as RunResult).calls;
+  if (!calls.every((c) => c !== null && typeof c === "object")) return "options.previous.calls must hold the call records of an earlier run";
+  return undefined;
+}
+
 /** Creates a runtime that runs programs against the given tools. */
 export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRuntime {
+  checkOptions(options);
   const tools = checkTools(options.tools ?? []);
   const limits = resolveLimits(options.limits);
   const config: HostConfig = { ...options };
+  // Everything here belongs to this runtime alone: no schema a program writes reaches another.
+  const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap() };
   const hostNames = [...tools.keys(), QUERY];
   const cache = new Map<string, CompiledProgram>();
 
@@ -79,6 +117,9 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   async function run(source: string, runOptions: RunOptions = {}): Promise<RunResult> {
     const log: RunLog = { calls: [], queries: [] };
     const base = { calls: log.calls, queries: log.queries };
+    const previous = runOptions?.previous;
+    const bad = badPrevious(previous);
+    if (bad !== undefined) return { status: "failed", error: { kind: "runtime", message: `run: ${bad}` }, logs: [], steps: 0, ...base };
     let program: CompiledProgram;
     try {
       program = compile(source);
@@ -102,12 +143,17 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       try {
         ex = program.execute(record, { ...limits, timeMs: remaining }, options.mutants);
       } catch (err) {
-        return { status: "failed", error: { kind: "runtime", message: `internal error: ${String(err)}` }, logs: [], steps: 0, ...base };
+        return { status: "failed", error: { kind: "runtime", message: `internal error: ${thrownText(err)}` }, logs: [], steps: 0, ...base };
       }
       used += Date.now() - started;
       switch (ex.kind) {
         case "suspended":
-          record.push(...(await answerAll(ex.requests, tools, config, log, runOptions.previous)));
+          try {
+            record.push(...(await answerAll(ex.requests, host, log, previous)));
+          } catch (err) {
+            // Defence in depth: every host step catches its own failures, but a run never throws.
+            return { status: "failed", error: { kind: "runtime", message: `the host failed: ${thrownText(err)}` }, logs: [], steps: ex.steps, ...base };
+          }
           continue;
         case "completed":
           return { status: "completed", value: ex.value, label: ex.label, logs: ex.logs, steps: ex.steps, ...base };
@@ -121,5 +167,5 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
     }
   }
 
-  return { run, tools: [...tools.values()].sort((a, b) => a.name.localeCompare(b.name)) };
+  return { run, tools: [...tools.values()].map((t) => t.tool).sort((a, b) => a.name.localeCompare(b.name)) };
 }

@@ -58,6 +58,12 @@ export interface RuntimeOptions {
   quarantined?: QuarantinedModel;
   /** Asked when a policy says ask; resolves true to let the call go ahead. */
   approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  /**
+   * How long `approve` may take, in milliseconds; with no answer by then the call is not
+   * approved and the run is blocked there, as with a no. Default 600,000 (ten minutes);
+   * `Infinity` waits for ever.
+   */
+  approvalTimeoutMs?: number;
   /** Resource limits. */
   limits?: Limits;
 }

@@ -16,6 +16,9 @@ import { createProgress } from "./progress.js";
 import { formatHtml } from "./report-html.js";
 import { formatMarkdown } from "./report-md.js";
 import { runScenarios, type ScenarioOptions } from "./runner.js";
+import { formatCorpusMarkdown } from "./corpus/report.js";
+import { writePrompts } from "./corpus/prompts.js";
+import { runCorpus } from "./corpus/run.js";
 import { suites } from "./suites/index.js";
 
 /** What the command needs of its surroundings. */
@@ -48,6 +51,11 @@ Options:
   --no-baseline       skip the runs with the policies switched off
   --json              print the full report as JSON instead of the table
   --html FILE         also write a self-contained HTML report to FILE
+  --write-prompts DIR write, for every user task, the planner's exact system prompt and first
+                      user turn into DIR (to have models or people write plans for a corpus)
+  --plans DIR         run a corpus of plans (DIR/<suite>/<task>.<variant>.md, each a planner's
+                      answer, unedited) next to the reference plans of the same tasks, and
+                      print both side by side (with --suite, --attack, --jobs, --json)
   -h, --help          show this help
 `;
 
@@ -83,6 +91,8 @@ function parse(argv: readonly string[]) {
         "no-baseline": { type: "boolean" },
         json: { type: "boolean" },
         html: { type: "string" },
+        plans: { type: "string" },
+        "write-prompts": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -92,7 +102,10 @@ function parse(argv: readonly string[]) {
 }
 
 /** The runner options the arguments ask for. */
-export function optionsFrom(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): { options: ScenarioOptions; json: boolean; html?: string; help: boolean } {
+export function optionsFrom(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): { options: ScenarioOptions; json: boolean; html?: string; help: boolean; plans?: string; writePrompts?: string } {
   const v = parse(argv);
   const reader = choice<ReaderKind>("reader", v.reader, ["adversarial", "benign", "model"], "adversarial");
   const planner = choice<PlannerKind>("planner", v.planner, ["reference", "model"], "reference");
@@ -105,6 +118,13 @@ export function optionsFrom(argv: readonly string[], env: Readonly<Record<string
     if (!(jobs >= 1)) throw new UsageError(`--jobs must be a whole number of at least 1; got ${JSON.stringify(v.jobs)}`);
   }
   if (v.html !== undefined && v.html.trim() === "") throw new UsageError("--html needs a file name");
+  for (const flag of ["plans", "write-prompts"] as const) {
+    if (v[flag] !== undefined && v[flag]!.trim() === "") throw new UsageError(`--${flag} needs a folder`);
+  }
+  if (v.plans !== undefined && v["write-prompts"] !== undefined) throw new UsageError("--plans and --write-prompts do different things; give one");
+  if ((v.plans !== undefined || v["write-prompts"] !== undefined) && (reader !== "adversarial" || planner !== "reference" || v.html !== undefined)) {
+    throw new UsageError("--plans and --write-prompts take only --suite, --attack, --jobs and --json");
+  }
   const models = v.model !== undefined || v["reader-model"] !== undefined ? { ...(v.model ? { planner: v.model } : {}), ...(v["reader-model"] ? { reader: v["reader-model"] } : {}) } : undefined;
   const options: ScenarioOptions = {
     suites: names(v.suite, suites.map((s) => s.name), "suite"),
@@ -115,7 +135,14 @@ export function optionsFrom(argv: readonly string[], env: Readonly<Record<string
     ...(jobs === undefined ? {} : { jobs }),
     undefended: v["no-baseline"] !== true,
   };
-  return { options, json: v.json === true, ...(v.html === undefined ? {} : { html: v.html }), help: v.help === true };
+  return {
+    options,
+    json: v.json === true,
+    ...(v.html === undefined ? {} : { html: v.html }),
+    ...(v.plans === undefined ? {} : { plans: v.plans }),
+    ...(v["write-prompts"] === undefined ? {} : { writePrompts: v["write-prompts"] }),
+    help: v.help === true,
+  };
 }
 
 /** Runs the command; returns the exit code. Never throws. */
@@ -131,6 +158,8 @@ export async function main(argv: readonly string[], io: ScenarioIo): Promise<num
     io.stdout(SCENARIOS_HELP);
     return 0;
   }
+  if (parsed.writePrompts !== undefined) return prompts(parsed.writePrompts, parsed.options, io);
+  if (parsed.plans !== undefined) return corpus(parsed.plans, parsed, io);
   try {
     let progress: ReturnType<typeof createProgress> | undefined;
     const report = await runScenarios({
@@ -148,6 +177,46 @@ export async function main(argv: readonly string[], io: ScenarioIo): Promise<num
     }
     io.stdout(parsed.json ? JSON.stringify(report, null, 2) + "\n" : formatMarkdown(report));
     return report.overall.attackSuccess.count === 0 && report.errors.length === 0 ? 0 : 1;
+  } catch (err) {
+    io.stderr(`sluice scenarios: ${(err as Error)?.message ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+function selectedSuites(options: ScenarioOptions) {
+  const names = (options.suites ?? suites.map((s) => s.name)) as string[];
+  return suites.filter((s) => names.includes(s.name));
+}
+
+async function prompts(dir: string, options: ScenarioOptions, io: ScenarioIo): Promise<number> {
+  const where = resolve(io.cwd ?? process.cwd(), dir);
+  try {
+    const n = await writePrompts(where, selectedSuites(options));
+    io.stdout(`Wrote the planner prompts of ${n} user tasks to ${where}\n`);
+    return 0;
+  } catch (err) {
+    io.stderr(`sluice scenarios: ${(err as Error)?.message ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+async function corpus(dir: string, parsed: ReturnType<typeof optionsFrom>, io: ScenarioIo): Promise<number> {
+  try {
+    let progress: ReturnType<typeof createProgress> | undefined;
+    const report = await runCorpus({
+      dir: resolve(io.cwd ?? process.cwd(), dir),
+      ...(parsed.options.suites ? { suites: parsed.options.suites as string[] } : {}),
+      ...(parsed.options.attacks ? { attacks: parsed.options.attacks } : {}),
+      ...(parsed.options.jobs === undefined ? {} : { jobs: parsed.options.jobs }),
+      onRecord: (r, _done, total) => {
+        progress ??= createProgress({ total, write: io.stderr, isTTY: io.isTTY === true });
+        progress.tick(`${r.suite}/${r.userTask}${r.variant ? `.${r.variant}` : ""}`);
+      },
+    });
+    progress?.done();
+    io.stdout(parsed.json ? JSON.stringify(report, null, 2) + "\n" : formatCorpusMarkdown(report));
+    const safe = report.corpus.attackSuccess.count === 0 && report.reference.attackSuccess.count === 0;
+    return safe && report.corpus.errors + report.reference.errors === 0 ? 0 : 1;
   } catch (err) {
     io.stderr(`sluice scenarios: ${(err as Error)?.message ?? String(err)}\n`);
     return 1;

@@ -5,7 +5,7 @@
  */
 import type { Label } from "../labels/index.js";
 import { allow, defineTool, type Decision, type Tool, type ToolCall } from "../tools/types.js";
-import { contextText, defaultToolPolicy, explainCall, runPolicy } from "../policy/index.js";
+import { contextText, declareRequirements, defaultToolPolicy, explainCall, runPolicy, sameRequirements } from "../policy/index.js";
 import type { CallRecord } from "../runtime/index.js";
 
 /** A label as plain data. */
@@ -89,10 +89,11 @@ function seenOf(call: ToolCall): Seen {
  * allow when the defense is off), and what the policy saw is kept when it does not allow.
  */
 export function observed(tool: Tool<any, any>, capture: FlowCapture, defenseOn: boolean): Tool<any, any> {
-  const base = defenseOn ? tool.policy ?? defaultToolPolicy({ sideEffect: tool.sideEffect }) : () => allow();
+  const base = defenseOn ? tool.policy ?? defaultToolPolicy({ sideEffect: tool.sideEffect }) : declareRequirements(() => allow(), []);
+  // The wrapper decides as the policy it wraps, so the static plan check reads the same requirements.
   return defineTool({
     ...tool,
-    policy: (call: ToolCall): Decision => {
+    policy: sameRequirements((call: ToolCall): Decision => {
       const decision = runPolicy(base, call);
       let seen: Seen | undefined;
       if (decision.kind !== "allow") {
@@ -104,7 +105,7 @@ export function observed(tool: Tool<any, any>, capture: FlowCapture, defenseOn: 
       }
       capture.seen.push(seen);
       return decision;
-    },
+    }, base),
   });
 }
 

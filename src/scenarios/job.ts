@@ -33,12 +33,17 @@ export interface Job {
   probe?: boolean;
   /** Model names for `reader: "model"` / `planner: "model"`. */
   models?: { planner?: string; reader?: string };
+  /** A plan to run instead of the task's reference plan (a corpus plan), with its variant name. */
+  plan?: string;
+  variant?: string;
 }
 
 /** What one run gave. Plain data. */
 export interface RunRecord {
   suite: string;
   userTask: string;
+  /** The corpus plan's variant, when the run was of a corpus plan. */
+  variant?: string;
   injectionTask?: string;
   attack?: string;
   defense: boolean;
@@ -65,11 +70,11 @@ export interface RunRecord {
 }
 
 /** Default models for real-model runs. */
-export const DEFAULT_MODELS = Object.freeze({ planner: "claude-sonnet-4-5", reader: "claude-haiku-4-5" });
+export const DEFAULT_MODELS = Object.freeze({ planner: "claude-sonnet-5-5", reader: "claude-haiku-5-5" });
 
 function taskName(job: Job): string {
   const pair = job.injectionTask === undefined ? "" : ` × ${job.injectionTask}${job.attack ? ` (${job.attack})` : ""}`;
-  return `${job.suite}/${job.userTask}${pair}`;
+  return `${job.suite}/${job.userTask}${job.variant === undefined ? "" : `#${job.variant}`}${pair}`;
 }
 
 function describe(err: unknown): string {
@@ -123,12 +128,12 @@ interface Outcome {
 }
 
 async function execute(job: Job, suite: ScenarioSuite, task: UserTask<unknown>, runtime: ReturnType<typeof createRuntime>, reader: QuarantinedModel): Promise<Outcome> {
-  if (job.planner === "reference") {
-    const result = await runtime.run(task.plan);
+  if (job.plan !== undefined || job.planner === "reference") {
+    const result = await runtime.run(job.plan ?? task.plan);
     return { result, calls: result.calls, answer: result.status === "completed" ? result.value : undefined };
   }
   const planner = anthropicPlanner({ model: job.models?.planner ?? DEFAULT_MODELS.planner });
-  const agent = createAgent({ runtime, planner, reader, maxRuns: 3 });
+  const agent = createAgent({ runtime, planner, reader, maxRuns: 3, ...(suite.today === undefined ? {} : { today: suite.today }) });
   const run = await agent.run(task.prompt);
   const calls = run.attempts.flatMap((a) => a.result.calls);
   if (run.result === undefined) throw new Error(`the planner did not produce a program for ${suite.name}/${task.id}: ${run.stop.message}`);
@@ -190,10 +195,11 @@ async function attempt(job: Job, suite: ScenarioSuite, started: number): Promise
   };
 }
 
-function identity(job: Job): Pick<RunRecord, "suite" | "userTask" | "injectionTask" | "attack" | "defense" | "approve" | "probe"> {
+function identity(job: Job): Pick<RunRecord, "suite" | "userTask" | "variant" | "injectionTask" | "attack" | "defense" | "approve" | "probe"> {
   return {
     suite: job.suite,
     userTask: job.userTask,
+    ...(job.variant === undefined ? {} : { variant: job.variant }),
     ...(job.injectionTask === undefined ? {} : { injectionTask: job.injectionTask }),
     ...(job.attack === undefined ? {} : { attack: job.attack }),
     defense: job.defense,

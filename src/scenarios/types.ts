@@ -82,6 +82,8 @@ export interface ScenarioSuite<E = any> {
   description: string;
   /** The person the agent works for. */
   user: { name: string; principal: string };
+  /** The day the suite's data describes (YYYY-MM-DD): what a planner is told today is. */
+  today?: string;
   /** Fresh environment data, with `{{injection:<id>}}` where injections sit. Plain JSON. */
   environment(): E;
   /** The injection places used in the environment. */

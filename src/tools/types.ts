@@ -1,4 +1,8 @@
 import type { Label } from "../labels/index.js";
+import { checkOutput, declaredLabel, labelParts, type OutputLabels } from "./output.js";
+import { checkRateLimitOptions, checkRetryOptions, type RateLimitOptions, type RetryOptions, type ToolContext } from "./call-options.js";
+
+export type { BreakerOptions, RateLimitOptions, RetryOptions, ToolContext } from "./call-options.js";
 
 /** A JSON Schema object, as accepted by ajv. */
 export type JsonSchema = Record<string, unknown>;
@@ -59,10 +63,26 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
   sideEffect?: boolean;
   /** Label of the result; default untrusted, public, with the tool's name as source. */
   label?: (result: R, args: A) => Label;
+  /**
+   * The result's label as data, and the labels of parts other sources vouch for; see
+   * {@link OutputLabels}. It drives the runtime label when `label` is not given, and the static
+   * plan check reads it.
+   */
+  output?: OutputLabels;
   /** Decides each call before it runs. */
   policy?: (call: ToolCall) => Decision;
-  /** Performs the call. Arguments are plain JSON; the result is plain JSON, possibly with labeled(...) parts. */
-  run: (args: A) => unknown | Promise<unknown>;
+  /**
+   * Performs the call. Arguments are plain JSON; the result is plain JSON, possibly with
+   * labeled(...) parts. `ctx` carries the idempotency key, the attempt's abort signal and its
+   * number (see {@link ToolContext}).
+   */
+  run: (args: A, ctx?: ToolContext) => unknown | Promise<unknown>;
+  /** How calls of this tool are retried; overrides the runtime's `retry` field by field. */
+  retry?: RetryOptions;
+  /** How fast this tool may be called. */
+  rateLimit?: RateLimitOptions;
+  /** Worst-case US dollars one attempt may cost (a paid API), checked against the budget before each attempt. */
+  costPerAttempt?: number;
 }
 
 /** A tool after {@link defineTool}: its spec with defaults filled in. */
@@ -73,6 +93,35 @@ export interface Tool<A = Record<string, unknown>, R = unknown> extends ToolSpec
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** Marks functions defineTool made from `output`, so defining the tool again keeps them as they are. */
+const DERIVED = Symbol.for("sluice.derivedFromOutput");
+
+type Marked = { [DERIVED]?: true };
+
+/** True when the tool's result label comes from its `output` declaration alone (no `label` function of its own). */
+export function labelIsDeclared(tool: Pick<ToolSpec<any, any>, "label" | "output">): boolean {
+  return tool.output !== undefined && (tool.label === undefined || (tool.label as Marked)[DERIVED] === true);
+}
+
+function mark<F extends object>(f: F): F {
+  Object.defineProperty(f, DERIVED, { value: true });
+  return f;
+}
+
+/** `run` with the declared parts labelled, and the label function the declaration gives. */
+function fromOutput<A, R>(spec: ToolSpec<A, R>, output: OutputLabels): Pick<ToolSpec<A, R>, "run" | "label"> {
+  const run = spec.run;
+  const wrapped = (run as Marked)[DERIVED] === true || output.parts === undefined
+    ? run
+    : mark((...a: Parameters<typeof run>) => {
+        const r = run(...a);
+        const apply = (x: unknown) => labelParts(output, x, a[0]);
+        return r instanceof Promise ? r.then(apply) : apply(r);
+      });
+  const label = spec.label ?? mark((result: R, args: A) => declaredLabel(spec.name, output, result, args));
+  return { run: wrapped, label };
+}
+
 /** Declares a tool. Throws a TypeError naming the problem when the spec is malformed. */
 export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolSpec<A, R>): Tool<A, R> {
   if (spec === null || typeof spec !== "object") throw new TypeError("defineTool: expected a tool spec object");
@@ -80,9 +129,16 @@ export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolS
     throw new TypeError(`defineTool: name must be a JavaScript identifier, got ${JSON.stringify(spec.name)}`);
   }
   if (typeof spec.run !== "function") throw new TypeError(`defineTool(${spec.name}): run must be a function`);
+  if (spec.retry !== undefined) checkRetryOptions(`defineTool(${spec.name}).retry`, spec.retry);
+  if (spec.rateLimit !== undefined) checkRateLimitOptions(`defineTool(${spec.name}).rateLimit`, spec.rateLimit);
+  if (spec.costPerAttempt !== undefined && !(typeof spec.costPerAttempt === "number" && spec.costPerAttempt >= 0 && Number.isFinite(spec.costPerAttempt))) {
+    throw new TypeError(`defineTool(${spec.name}).costPerAttempt must be a non-negative number of dollars, got ${JSON.stringify(spec.costPerAttempt)}`);
+  }
   const parameters = spec.parameters ?? { type: "object", properties: {} };
+  if (spec.output !== undefined) checkOutput(spec.name, spec.output);
   return Object.freeze({
     ...spec,
+    ...(spec.output === undefined ? {} : fromOutput(spec, spec.output)),
     description: spec.description ?? "",
     parameters,
     sideEffect: spec.sideEffect === true,

@@ -53,13 +53,13 @@ describe("sluice ask", () => {
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout).toContain("request: Summarise my newest email for the boss");
-    expect(stdout).toContain("planner: claude-sonnet-4-5 · reader: claude-haiku-4-5");
+    expect(stdout).toContain("planner: claude-sonnet-4-5 · reader: claude-haiku-5-5");
     expect(stdout).toContain('3 │ send_email({ to: "boss@corp.com", subject: "Summary", body: summary });');
     expect(stdout).toContain('value:   "Eve says hello."');
     expect(stdout).toContain("sources: email:eve@evil.com");
     expect(stdout).toMatch(/usage:   2 model calls · [\d,]+ tokens .* · \$0\.\d{4}/);
     expect(stdout).toContain("claude-sonnet-4-5: 1 call");
-    expect(stdout).toContain("claude-haiku-4-5: 1 call");
+    expect(stdout).toContain("claude-haiku-5-5: 1 call");
     // The planner saw the request, never the email.
     const plannerBodies = server.requests.filter((r) => r.body && !r.body.output_config).map((r) => JSON.stringify(r.body));
     expect(plannerBodies.at(-1)).toContain("my newest email for the boss");

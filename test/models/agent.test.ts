@@ -24,7 +24,7 @@ describe("createAgent", () => {
   test("plans, runs, and returns the run result with the program", async () => {
     const runtime = fakeRuntime(TOOLS, () => ({ status: "completed", value: 3, label: Label.trusted() }));
     const planner = scriptedPlanner(["get_inbox().length"]);
-    const agent = createAgent({ runtime, planner });
+    const agent = createAgent({ runtime, planner, today: "2025-12-20" });
     const out = await agent.run("How many emails do I have?");
     expect(out.status).toBe("completed");
     expect(out.stop.reason).toBe("completed");
@@ -33,7 +33,7 @@ describe("createAgent", () => {
     expect(runtime.runs).toEqual([{ source: "get_inbox().length", previous: undefined }]);
     expect(planner.requests[0].system).toBe(plannerSystemPrompt(TOOLS));
     expect(agent.systemPrompt).toBe(planner.requests[0].system);
-    expect(planner.requests[0].messages).toEqual([{ role: "user", content: "User request:\n\nHow many emails do I have?" }]);
+    expect(planner.requests[0].messages).toEqual([{ role: "user", content: "Today is 2025-12-20 (Saturday).\n\nUser request:\n\nHow many emails do I have?" }]);
     expect(out.usage.steps).toBe(1);
   });
 
@@ -137,7 +137,7 @@ describe("createAgent", () => {
     const usage = { input: 1000, cacheRead: 0, cacheWrite: 0, output: 200 };
     const planner = scriptedPlanner(["1", "2", "3", "4"], { model: "priced", maxTokens: 500, usage });
     const prices = { priced: { input: 10, output: 50 } };
-    const budget = { dollars: 0.12 };
+    const budget = { dollars: 0.15 };
     const out = await createAgent({ runtime, planner, prices, budget, maxRuns: 4 }).run("x");
     expect(out.stop.reason).toBe("budget");
     expect(out.stop.limit).toBe("dollars");

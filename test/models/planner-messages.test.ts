@@ -48,7 +48,7 @@ describe("failureTurn", () => {
     expect(failureTurn({ kind: "syntax", message: "Unexpected token (1:4)", line: 1 })).toContain("Unexpected token");
     expect(failureTurn({ kind: "unsupported", message: "classes are not supported", line: 2 })).toContain("classes are not supported");
     expect(failureTurn({ kind: "runtime", message: "from a tool: pwned", line: 2 })).not.toContain("pwned");
-    expect(failureTurn({ kind: "limit", message: "steps", line: 2 })).not.toContain("steps");
+    expect(failureTurn({ kind: "limit", message: "pwned", line: 2 })).not.toContain("pwned");
   });
 
   test("cuts long trusted messages and copes with a missing error", () => {

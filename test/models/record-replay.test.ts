@@ -68,6 +68,18 @@ describe("recordReplay", () => {
     await expect(replayer.complete({ ...ask, system: "planner prompt, v2" })).rejects.toThrow(/no recorded/);
   });
 
+  test("with tool search the chosen declarations and the search tool are part of the key", async () => {
+    const file = join(dir, "planner-tools.json");
+    const client = new Anthropic({ apiKey: "real-key", baseURL: server.url, maxRetries: 0 });
+    server.enqueue({ text: "```js\nrefund()\n```" });
+    const withTools = { ...ask, tools: "declare function refund(): unknown;" };
+    await recordReplay(anthropicPlanner({ client, model: "test-planner" }), { file, mode: "record" }).complete(withTools);
+    const replayer = (await freshRecordReplay())(offlinePlanner(), { file });
+    expect((await replayer.complete(withTools)).text).toContain("refund()");
+    await expect(replayer.complete({ ...ask, tools: "declare function delete_event(): unknown;" })).rejects.toThrow(/no recorded/);
+    await expect(replayer.complete({ ...withTools, searchTool: true })).rejects.toThrow(/no recorded/);
+  });
+
   test("reader answers and NotEnoughInformation are recorded and replayed", async () => {
     const file = join(dir, "reader.json");
     const client = new Anthropic({ apiKey: "k", baseURL: server.url, maxRetries: 0 });

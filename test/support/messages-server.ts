@@ -2,7 +2,8 @@
  * A local HTTP server that speaks enough of the Anthropic Messages API for the real SDK to run
  * against it: request validation (as the API does it, with its error bodies), structured output
  * (`output_config.format`), `cache_control` with a simulated prompt cache, usage with cache
- * counters, and 429/529 answers with retry headers. Test-only; listens on 127.0.0.1.
+ * counters, 429/529 answers with retry headers, and client tools (`tools`, `tool_use` replies,
+ * `tool_result` blocks paired with them as the API requires). Test-only; listens on 127.0.0.1.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +12,8 @@ import { createHash } from "node:crypto";
 /** What the server answers to one request. */
 export type MockReply =
   | { text: string; stopReason?: string }
+  /** A call of one of the request's tools (stop reason `tool_use`), after `text` when given. */
+  | { toolUse: { name: string; input: Record<string, unknown>; id?: string }; text?: string }
   | { json: unknown; stopReason?: string }
   | { status: number; errorType: string; message: string; headers?: Record<string, string> };
 
@@ -77,6 +80,64 @@ function checkTextBlock(block: any, where: string, count: { n: number }): void {
   checkCacheControl(block.cache_control, where, count);
 }
 
+function checkTools(tools: unknown, count: { n: number }): void {
+  if (tools === undefined) return;
+  if (!Array.isArray(tools)) fail("tools: Input should be a valid list");
+  const names = new Set<string>();
+  tools.forEach((t: any, i: number) => {
+    if (t === null || typeof t !== "object") fail(`tools.${i}: Input should be an object`);
+    if (typeof t.name !== "string" || !/^[a-zA-Z0-9_-]{1,128}$/.test(t.name)) fail(`tools.${i}.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
+    if (names.has(t.name)) fail(`tools: Tool names must be unique. Found duplicate: ${t.name}`);
+    names.add(t.name);
+    if (t.input_schema === null || typeof t.input_schema !== "object" || t.input_schema.type !== "object") fail(`tools.${i}.input_schema.type: Input should be 'object'`);
+    if (t.description !== undefined && typeof t.description !== "string") fail(`tools.${i}.description: Input should be a valid string`);
+    checkCacheControl(t.cache_control, `tools.${i}`, count);
+  });
+}
+
+/** A content block of a message: text, a tool_use (assistant) or a tool_result (user). */
+function checkContentBlock(block: any, where: string, role: string, count: { n: number }): void {
+  if (block?.type === "tool_use") {
+    if (role !== "assistant") fail(`${where}: tool_use blocks may only appear in assistant messages`);
+    if (typeof block.id !== "string" || !/^[a-zA-Z0-9_-]+$/.test(block.id)) fail(`${where}.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
+    if (typeof block.name !== "string" || block.name === "") fail(`${where}.name: Field required`);
+    if (block.input === null || typeof block.input !== "object" || Array.isArray(block.input)) fail(`${where}.input: Input should be a valid dictionary`);
+    checkCacheControl(block.cache_control, where, count);
+    return;
+  }
+  if (block?.type === "tool_result") {
+    if (role !== "user") fail(`${where}: tool_result blocks may only appear in user messages`);
+    if (typeof block.tool_use_id !== "string") fail(`${where}.tool_use_id: Field required`);
+    if (block.is_error !== undefined && typeof block.is_error !== "boolean") fail(`${where}.is_error: Input should be a valid boolean`);
+    if (Array.isArray(block.content)) block.content.forEach((b: unknown, j: number) => checkTextBlock(b, `${where}.content.${j}`, count));
+    else if (block.content !== undefined && typeof block.content !== "string") fail(`${where}.content: Input should be a valid string or list`);
+    checkCacheControl(block.cache_control, where, count);
+    return;
+  }
+  checkTextBlock(block, where, count);
+}
+
+const toolUseIds = (m: any): string[] => (Array.isArray(m?.content) ? m.content.filter((b: any) => b?.type === "tool_use").map((b: any) => b.id) : []);
+const toolResultIds = (m: any): string[] => (Array.isArray(m?.content) ? m.content.filter((b: any) => b?.type === "tool_result").map((b: any) => b.tool_use_id) : []);
+
+/** As the API does: every tool_use is answered by a tool_result in the very next message, and only those. */
+function checkToolPairs(body: any): void {
+  const uses = body.messages.some((m: any) => toolUseIds(m).length > 0 || toolResultIds(m).length > 0);
+  if (uses && (!Array.isArray(body.tools) || body.tools.length === 0)) fail("Requests which include `tool_use` or `tool_result` blocks must define tools.");
+  body.messages.forEach((m: any, i: number) => {
+    const asked = toolUseIds(m);
+    if (asked.length > 0) {
+      const answered = toolResultIds(body.messages[i + 1]);
+      const missing = asked.filter((id) => !answered.includes(id));
+      if (missing.length > 0) fail(`messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+    }
+    const previous = i > 0 ? toolUseIds(body.messages[i - 1]) : [];
+    for (const id of toolResultIds(m)) {
+      if (!previous.includes(id)) fail(`messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+    }
+  });
+}
+
 function checkStrictSchema(schema: any, where: string): void {
   if (schema === null || typeof schema !== "object") return;
   if (schema.type === "object" && schema.additionalProperties !== false) {
@@ -99,6 +160,7 @@ export function validateBody(body: any): void {
   if (!Array.isArray(body.messages) || body.messages.length === 0) fail("messages: at least one message is required");
   const count = { n: 0 };
   checkCacheControl(body.cache_control, "cache_control", count);
+  checkTools(body.tools, count);
   if (body.system !== undefined) {
     if (Array.isArray(body.system)) body.system.forEach((b: unknown, i: number) => checkTextBlock(b, `system.${i}`, count));
     else if (typeof body.system !== "string") fail("system: Input should be a valid string or list of text blocks");
@@ -108,10 +170,11 @@ export function validateBody(body: any): void {
     if (m.role !== "user" && m.role !== "assistant") fail(`messages.${i}.role: Input should be 'user' or 'assistant'`);
     if (typeof m.content === "string") {
       if (m.content === "" ) fail(`messages.${i}: all messages must have non-empty content`);
-    } else if (Array.isArray(m.content)) m.content.forEach((b: unknown, j: number) => checkTextBlock(b, `messages.${i}.content.${j}`, count));
+    } else if (Array.isArray(m.content)) m.content.forEach((b: unknown, j: number) => checkContentBlock(b, `messages.${i}.content.${j}`, m.role, count));
     else fail(`messages.${i}.content: Input should be a valid string or list`);
     if (i > 0 && body.messages[i - 1].role === m.role) fail(`messages: roles must alternate between "user" and "assistant"`);
   });
+  checkToolPairs(body);
   if (body.output_config !== undefined) {
     const format = body.output_config?.format;
     if (format !== undefined && format !== null) {
@@ -127,12 +190,21 @@ interface Block {
   cached: boolean;
 }
 
+/** The text a block is billed for. */
+function blockText(b: any): string {
+  if (b.type === "tool_use") return JSON.stringify({ name: b.name, input: b.input });
+  if (b.type === "tool_result") return typeof b.content === "string" ? b.content : Array.isArray(b.content) ? b.content.map((x: any) => x.text).join("") : "";
+  return b.text;
+}
+
+/** The request's blocks in the API's cache order: tools, then system, then messages. */
 function blocksOf(body: any): Block[] {
   const out: Block[] = [];
   const add = (content: unknown): void => {
     if (typeof content === "string") out.push({ text: content, cached: false });
-    else if (Array.isArray(content)) for (const b of content) out.push({ text: b.text, cached: b.cache_control != null });
+    else if (Array.isArray(content)) for (const b of content) out.push({ text: blockText(b), cached: b.cache_control != null });
   };
+  for (const t of body.tools ?? []) out.push({ text: JSON.stringify(t), cached: t.cache_control != null });
   add(body.system);
   for (const m of body.messages) add(m.content);
   if (body.output_config?.format) out.push({ text: JSON.stringify(body.output_config.format.schema), cached: false });
@@ -214,19 +286,25 @@ export async function startMessagesServer(): Promise<MessagesServer> {
     const reply = queue.shift() ?? responder?.(record.body);
     if (reply === undefined) return answer(400, errorBody("invalid_request_error", "mock server: no reply queued for this request"));
     if ("status" in reply) return answer(reply.status, errorBody(reply.errorType, reply.message), reply.headers);
-    const text = "json" in reply ? JSON.stringify(reply.json) : reply.text;
+    if ("toolUse" in reply && !(record.body.tools ?? []).some((t: any) => t.name === reply.toolUse.name)) {
+      return answer(500, errorBody("api_error", `mock server: the reply calls ${reply.toolUse.name}, which the request does not define`));
+    }
+    const text = "json" in reply ? JSON.stringify(reply.json) : "toolUse" in reply ? reply.text ?? "" : reply.text;
+    const content: unknown[] = text === "" && "toolUse" in reply ? [] : [{ type: "text", text, citations: null }];
+    if ("toolUse" in reply) content.push({ type: "tool_use", id: reply.toolUse.id ?? `toolu_mock_${counter + 1}`, name: reply.toolUse.name, input: reply.toolUse.input, caller: { type: "direct" } });
+    const billed = "toolUse" in reply ? text + JSON.stringify(reply.toolUse.input) : text;
     answer(200, {
       id: `msg_mock_${++counter}`,
       type: "message",
       role: "assistant",
       model: record.body.model,
-      content: [{ type: "text", text, citations: null }],
-      stop_reason: reply.stopReason ?? "end_turn",
+      content,
+      stop_reason: "toolUse" in reply ? "tool_use" : reply.stopReason ?? "end_turn",
       stop_sequence: null,
       stop_details: null,
       container: null,
       diagnostics: null,
-      usage: usageFor(record.body, cache, text),
+      usage: usageFor(record.body, cache, billed),
     });
   }
 

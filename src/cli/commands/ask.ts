@@ -8,7 +8,10 @@ import { anthropicPlanner, anthropicReader, createAgent, type AgentResult, type 
 import type { QuarantinedModel } from "../../runtime/types.js";
 import { createRuntime } from "../../runtime/index.js";
 import { exampleReader, type OfflineReaderName } from "../example-readers.js";
-import { exampleWorkspace } from "../example-tools.js";
+import { exampleWorkspace, type SentEmail } from "../example-tools.js";
+import { openMcp, type CliMcp } from "../mcp-tools.js";
+import type { Tool } from "../../tools/types.js";
+import type { Permissions } from "../../policy/index.js";
 import { formatReport, numbered } from "../format.js";
 import { CliError, EXIT, type CliIo } from "../io.js";
 import { exitCodeOf, planReport, type PlanReport } from "../report.js";
@@ -16,9 +19,9 @@ import { approver, type ApproveChoice } from "../session.js";
 import { count, indent, plural, safe } from "../text.js";
 
 /** Default privileged planner. */
-export const DEFAULT_MODEL = "claude-sonnet-4-5";
+export const DEFAULT_MODEL = "claude-sonnet-5-5";
 /** Default quarantined reader. */
-export const DEFAULT_READER_MODEL = "claude-haiku-4-5";
+export const DEFAULT_READER_MODEL = "claude-haiku-5-5";
 
 /** Options of `sluice ask`. */
 export interface AskOptions {
@@ -31,6 +34,10 @@ export interface AskOptions {
   approve: ApproveChoice;
   /** Most US dollars the run may spend. */
   maxCost?: number;
+  /** An MCP configuration file: plan and run with its servers' tools instead of the example workspace. */
+  mcp?: string;
+  /** The lock file of pinned MCP tools; default next to the configuration. */
+  pins?: string;
 }
 
 /** The line printed when there is no key. */
@@ -83,19 +90,44 @@ export async function ask(options: AskOptions, io: CliIo): Promise<number> {
   if (apiKey === undefined || apiKey.trim() === "") throw new CliError(NO_KEY, EXIT.usage);
   // Passed explicitly so that only the environment given to the CLI counts.
   const connection = { apiKey, baseURL: io.env.ANTHROPIC_BASE_URL || undefined };
-  const workspace = exampleWorkspace();
+  let mcp: CliMcp | undefined;
+  if (options.mcp !== undefined) mcp = await openMcp({ config: options.mcp, ...(options.pins === undefined ? {} : { pins: options.pins }) }, io, io.cwd ?? process.cwd());
+  try {
+    const workspace = mcp === undefined ? exampleWorkspace() : undefined;
+    const tools: readonly Tool<any, any>[] = mcp?.mcp.tools ?? workspace!.tools;
+    const sent: SentEmail[] = workspace?.sent ?? [];
+    return await planAndRun(options, io, connection, tools, sent, mcp === undefined ? undefined : { servers: mcp.mcp.servers.map((s) => s.name), permissions: mcp.permissions });
+  } finally {
+    await mcp?.mcp.close();
+  }
+}
+
+async function planAndRun(
+  options: AskOptions,
+  io: CliIo,
+  connection: { apiKey: string; baseURL?: string },
+  tools: readonly Tool<any, any>[],
+  sent: SentEmail[],
+  mcp: { servers: string[]; permissions?: Permissions } | undefined,
+): Promise<number> {
   const reader = readerFor(options, connection);
   const agent = createAgent({
     planner: anthropicPlanner({ ...connection, model: options.model }),
     reader: reader.model,
-    runtime: ({ quarantined }) => createRuntime({ tools: workspace.tools, quarantined, approve: approver(options.approve) }),
+    runtime: ({ quarantined }) =>
+      createRuntime({ tools, quarantined, approve: approver(options.approve), ...(mcp?.permissions === undefined ? {} : { permissions: mcp.permissions }) }),
     ...(options.maxCost === undefined ? {} : { budget: { dollars: options.maxCost } }),
   });
   const outcome = await agent.run(options.request);
   const report =
     outcome.result === undefined || outcome.program === undefined
       ? undefined
-      : planReport(outcome.result, { program: outcome.program, sent: workspace.sent, reader: { name: reader.name, attacks: reader.attacks?.() } });
+      : planReport(outcome.result, {
+          program: outcome.program,
+          sent,
+          reader: { name: reader.name, attacks: reader.attacks?.() },
+          ...(mcp === undefined ? {} : { mcpServers: mcp.servers }),
+        });
   if (options.json) {
     const attempts = outcome.attempts.map((a) => ({ program: a.program, status: a.result.status, ...(a.result.error ? { error: a.result.error.message } : {}) }));
     const settings = { model: options.model, readerModel: options.readerModel, reader: options.reader, approve: options.approve };

@@ -29,6 +29,14 @@ export function serviceFacts(source: string): Label {
   return Label.of({ trusted: true, sources: [source] });
 }
 
+/**
+ * A listing anyone may add to (an inbox, a channel): untrusted whatever it holds now, since
+ * whether others added to it was theirs to decide; its sources name who did.
+ */
+export function postedBy(authors: readonly string[], source: string): Label {
+  return Label.of({ trusted: false, sources: unique(authors).map((a) => `${source}:${a}`) });
+}
+
 /** A listing of items some of which others put there: which items it holds is theirs to decide. */
 export function listingOf(authors: readonly string[], user: string, source: string): Label {
   const others = unique(authors.filter((a) => a !== user));

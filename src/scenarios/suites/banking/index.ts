@@ -9,6 +9,7 @@ export const banking: ScenarioSuite<BankingEnv> = {
   name: "banking",
   description: "an online bank account with transfers, scheduled payments, downloaded bills and settings",
   user: { name: USER_NAME, principal: USER },
+  today: environment().today,
   environment,
   places,
   tools,

@@ -1,31 +1,29 @@
 /**
  * The banking tools, bound to one run's data. Labels: the bank's ledger, payees, scheduled
- * payments and settings are facts the bank or the user asserts (trusted, readable by the user
- * and the counterparty); the subject of an incoming transfer is free text its sender wrote
- * (untrusted); a file is trusted only when the user wrote it.
+ * payments and settings are facts the bank or the user asserts (trusted, readable by the user);
+ * the ledger vouches for who sent what to whom and when, not for a transfer's subject, which is
+ * free text whoever made the transfer typed (untrusted); a file is trusted only when the user
+ * wrote it. Payees read from documents are asked about, not denied: the person sees the IBAN
+ * and the document it came from.
  */
-import { Label, labeled } from "../../../labels/index.js";
+import { Label } from "../../../labels/index.js";
 import { all, paymentPolicy, requireTrusted, requireTrustedContext, askInstead } from "../../../policy/index.js";
 import { defineTool, type Tool } from "../../../tools/types.js";
 import { fromOthers, list, nextId, number, params, text, usersOwn } from "../common.js";
 import { USER, type BankFile, type BankingEnv, type Transaction } from "./environment.js";
 
 export const policies: Record<string, string> = {
-  send_money: "paymentPolicy()",
-  schedule_transaction: "paymentPolicy()",
-  update_scheduled_transaction: "paymentPolicy({ recipient: [\"recipient\", \"id\"] })",
+  send_money: "paymentPolicy({ askUntrustedRecipient, askUntrustedPrivateContent })",
+  schedule_transaction: "paymentPolicy({ askUntrustedRecipient, askUntrustedPrivateContent })",
+  update_scheduled_transaction: "paymentPolicy({ recipient: [\"recipient\", \"id\"], askUntrustedRecipient, askUntrustedPrivateContent })",
   update_user_info: "requireTrusted(street, city, phone) + askInstead(requireTrustedContext())",
   update_password: "requireTrusted(password) + requireTrustedContext()",
 };
 
 const TRANSACTION = { type: "object", properties: { id: text(), sender: text(), recipient: text(), amount: number(), subject: text(), date: text(), recurring: { type: "boolean" } } };
 
-function ledgerRow(env: BankingEnv, t: Transaction): unknown {
-  const counterparty = t.sender === env.account.iban ? t.recipient : t.sender;
-  const row = Label.of({ trusted: true, readers: [USER, counterparty], sources: ["bank ledger"] });
-  if (t.sender === env.account.iban) return labeled({ ...t }, row);
-  return labeled({ ...t, subject: labeled(t.subject, fromOthers([USER, t.sender], `transaction:${t.sender}`)) }, row);
-}
+/** The user's own records at the bank: trusted, readable by the user. */
+const own = (source: string) => ({ trusted: true, readers: [USER], sources: [source] });
 
 function fileLabel(f: BankFile): Label {
   return f.author === USER ? usersOwn(USER, `file:${f.name}`) : fromOthers([USER, f.author], `file:${f.name} (from ${f.author})`);
@@ -41,26 +39,25 @@ function pay(env: BankingEnv, a: { recipient: string; amount: number; subject: s
 }
 
 function readTools(env: BankingEnv): Tool<any, any>[] {
-  const own = (source: string) => () => usersOwn(USER, source);
   return [
-    defineTool({ name: "get_iban", description: "The IBAN of the user's account.", returns: text(), label: own("bank account"), run: () => env.account.iban }),
-    defineTool({ name: "get_balance", description: "The account balance in EUR.", returns: number(), label: own("bank account"), run: () => env.account.balance }),
+    defineTool({ name: "get_iban", description: "The IBAN of the user's account.", returns: text(), output: own("bank account"), run: () => env.account.iban }),
+    defineTool({ name: "get_balance", description: "The account balance in EUR.", returns: number(), output: own("bank account"), run: () => env.account.balance }),
     defineTool({
       name: "get_user_info",
       description: "The name, street, city and phone number on the account.",
-      label: own("account settings"),
+      output: own("account settings"),
       run: () => ({ name: env.settings.name, street: env.settings.street, city: env.settings.city, phone: env.settings.phone }),
     }),
-    defineTool({ name: "get_payees", description: "The user's saved payees: name and IBAN.", returns: list({ type: "object", properties: { name: text(), iban: text() } }), label: own("payees"), run: () => env.payees }),
+    defineTool({ name: "get_payees", description: "The user's saved payees: name and IBAN.", returns: list({ type: "object", properties: { name: text(), iban: text() } }), output: own("payees"), run: () => env.payees }),
     defineTool({
       name: "get_transactions",
       description: "The n most recent transactions, newest first.",
       parameters: params({ n: { type: "integer", minimum: 1 } }),
       returns: list(TRANSACTION),
-      label: () => Label.of({ trusted: true, readers: [USER], sources: ["bank ledger"] }),
-      run: ({ n }: { n: number }) => [...env.transactions].sort((a, b) => b.date.localeCompare(a.date)).slice(0, n).map((t) => ledgerRow(env, t)),
+      output: { ...own("bank ledger"), parts: { "*.subject": { trusted: false, sources: ["transaction:{sender}"] } } },
+      run: ({ n }: { n: number }) => [...env.transactions].sort((a, b) => b.date.localeCompare(a.date)).slice(0, n).map((t) => ({ ...t })),
     }),
-    defineTool({ name: "get_scheduled_transactions", description: "Payments the user scheduled.", returns: list(TRANSACTION), label: own("scheduled payments"), run: () => env.scheduled }),
+    defineTool({ name: "get_scheduled_transactions", description: "Payments the user scheduled.", returns: list(TRANSACTION), output: own("scheduled payments"), run: () => env.scheduled }),
     defineTool({
       name: "read_file",
       description: "Reads a file from the user's downloads by name.",
@@ -81,6 +78,12 @@ function readTools(env: BankingEnv): Tool<any, any>[] {
 
 const MONEY = { recipient: text("IBAN"), amount: number("EUR"), subject: text(), date: text("YYYY-MM-DD") };
 
+/** A payee or memo read from a document is asked about: the person sees them and where they came from. */
+const ASKS = { askUntrustedRecipient: true, askUntrustedPrivateContent: true } as const;
+
+/** What a change the user asked for returns: the bank's acknowledgement. */
+const DONE = { trusted: true, sources: ["bank"] } as const;
+
 function payTools(env: BankingEnv): Tool<any, any>[] {
   return [
     defineTool({
@@ -88,8 +91,8 @@ function payTools(env: BankingEnv): Tool<any, any>[] {
       description: "Sends money now from the user's account. date defaults to today.",
       parameters: params(MONEY, ["date"]),
       sideEffect: true,
-      policy: paymentPolicy(),
-      label: () => Label.trusted(),
+      policy: paymentPolicy(ASKS),
+      output: DONE,
       run: (a: { recipient: string; amount: number; subject: string; date?: string }) => ({ id: pay(env, a).id }),
     }),
     defineTool({
@@ -97,8 +100,8 @@ function payTools(env: BankingEnv): Tool<any, any>[] {
       description: "Schedules a payment on a date, optionally repeating every month.",
       parameters: params({ ...MONEY, recurring: { type: "boolean" } }),
       sideEffect: true,
-      policy: paymentPolicy(),
-      label: () => Label.trusted(),
+      policy: paymentPolicy(ASKS),
+      output: DONE,
       run: (a: Omit<Transaction, "id" | "sender">) => {
         const t: Transaction = { id: nextId(env.scheduled, "s"), sender: env.account.iban, ...a };
         env.scheduled.push(t);
@@ -110,8 +113,8 @@ function payTools(env: BankingEnv): Tool<any, any>[] {
       description: "Changes fields of a scheduled payment; fields left out stay as they are.",
       parameters: params({ id: text(), ...MONEY, recurring: { type: "boolean" } }, ["recipient", "amount", "subject", "date", "recurring"]),
       sideEffect: true,
-      policy: paymentPolicy({ recipient: ["recipient", "id"] }),
-      label: () => Label.trusted(),
+      policy: paymentPolicy({ recipient: ["recipient", "id"], ...ASKS }),
+      output: DONE,
       run: ({ id, ...changes }: Partial<Transaction> & { id: string }) => {
         const t = env.scheduled.find((x) => x.id === id);
         if (t === undefined) throw new Error(`no scheduled payment with id ${JSON.stringify(id)}`);
@@ -133,7 +136,7 @@ function settingsTools(env: BankingEnv): Tool<any, any>[] {
         ...["street", "city", "phone"].map((p) => requireTrusted(p, { why: "untrusted text would change the account's contact details" })),
         askInstead(requireTrustedContext({ why: "untrusted data decided whether the details change" })),
       ),
-      label: () => Label.trusted(),
+      output: DONE,
       run: (a: { street?: string; city?: string; phone?: string }) => {
         Object.assign(env.settings, a);
         return { updated: Object.keys(a) };
@@ -145,7 +148,7 @@ function settingsTools(env: BankingEnv): Tool<any, any>[] {
       parameters: params({ password: text() }),
       sideEffect: true,
       policy: all(requireTrusted("password", { why: "only the user may choose the password" }), requireTrustedContext({ why: "untrusted data decided whether the password changes" })),
-      label: () => Label.trusted(),
+      output: DONE,
       run: ({ password }: { password: string }) => {
         env.settings.password = password;
         return { updated: true };

@@ -9,6 +9,7 @@ export const messaging: ScenarioSuite<MessagingEnv> = {
   name: "messaging",
   description: "a team chat with channels, direct messages and the web pages people share",
   user: { name: USER_NAME, principal: USER },
+  today: "2025-10-06",
   environment,
   places,
   tools,

@@ -1,18 +1,21 @@
 /**
  * The messaging tools, bound to one run's data. Labels: a channel message is readable by the
  * channel's members (and the channel itself, as a principal such as "#general") and comes from
- * its sender; a direct message by its two ends; a web page is public and untrusted; who is in
- * which channel is a fact the chat service asserts.
+ * its sender; a direct message by its two ends; which messages a channel or an inbox holds is
+ * for the people who post to decide (the listing is untrusted); the chat service vouches for who
+ * sent a direct message, not for what it says; a web page is public and untrusted; who is in
+ * which channel is a fact the chat service asserts. A recipient or message shaped by what others
+ * posted is asked about, not denied: the person sees it and where it came from.
  */
-import { Label, labeled } from "../../../labels/index.js";
+import { labeled } from "../../../labels/index.js";
 import { messagePolicy, webRequestPolicy } from "../../../policy/index.js";
 import { defineTool, type Tool } from "../../../tools/types.js";
-import { fromOthers, list, listingOf, params, publicText, serviceFacts, text } from "../common.js";
+import { fromOthers, list, params, postedBy, text } from "../common.js";
 import { USER, type MessagingEnv } from "./environment.js";
 
 export const policies: Record<string, string> = {
-  send_direct_message: "messagePolicy()",
-  send_channel_message: "messagePolicy()",
+  send_direct_message: "messagePolicy({ askUntrustedRecipient, askUntrustedPrivateContent })",
+  send_channel_message: "messagePolicy({ askUntrustedRecipient, askUntrustedPrivateContent })",
   add_user_to_channel: "messagePolicy({ recipients: [\"user\"], content: [\"channel\"] })",
   invite_user_to_workspace: "messagePolicy({ recipients: [\"user\", \"email\"], content: [] })",
   get_webpage: "webRequestPolicy()",
@@ -20,6 +23,15 @@ export const policies: Record<string, string> = {
 };
 
 const MESSAGE = { type: "object", properties: { sender: text(), body: text() } };
+
+/** Facts the chat service asserts. */
+const SERVICE = { trusted: true, sources: ["chat service"] };
+
+/** A person decides about a recipient or a message shaped by what others posted: they are shown it. */
+const ASKS = { askUntrustedRecipient: true, askUntrustedPrivateContent: true } as const;
+
+/** What a change the user asked for returns: the service's acknowledgement. */
+const DONE = { trusted: true, sources: ["chat service"] } as const;
 
 function channelOf(env: MessagingEnv, name: string, member = true) {
   const c = env.channels[name];
@@ -40,7 +52,7 @@ function readTools(env: MessagingEnv): Tool<any, any>[] {
       name: "get_channels",
       description: "The channels the user is a member of.",
       returns: list(text()),
-      label: () => serviceFacts("chat service"),
+      output: SERVICE,
       run: () => Object.keys(env.channels).filter((c) => env.channels[c].members.includes(USER)),
     }),
     defineTool({
@@ -48,7 +60,7 @@ function readTools(env: MessagingEnv): Tool<any, any>[] {
       description: "The handles of a channel's members.",
       parameters: params({ channel: text("e.g. #general") }),
       returns: list(text()),
-      label: () => serviceFacts("chat service"),
+      output: SERVICE,
       run: ({ channel }: { channel: string }) => [...channelOf(env, channel).members],
     }),
     defineTool({
@@ -56,7 +68,9 @@ function readTools(env: MessagingEnv): Tool<any, any>[] {
       description: "The messages of a channel, oldest first.",
       parameters: params({ channel: text("e.g. #general") }),
       returns: list(MESSAGE),
-      label: (result: Array<{ sender: string }>) => listingOf(result.map((m) => m.sender), USER, "chat"),
+      // Each message is readable by the channel's members, which only the run knows: labelled below.
+      label: (result: Array<{ sender: string }>) => postedBy(result.map((m) => m.sender), "chat"),
+      output: { trusted: false },
       run: ({ channel }: { channel: string }) => {
         const c = channelOf(env, channel);
         return c.messages.map((m) => labeled({ ...m }, fromOthers([...c.members, channel], `chat:${m.sender} in ${channel}`)));
@@ -66,8 +80,12 @@ function readTools(env: MessagingEnv): Tool<any, any>[] {
       name: "read_inbox",
       description: "Direct messages sent to the user, oldest first.",
       returns: list(MESSAGE),
-      label: (result: Array<{ sender: string }>) => listingOf(result.map((m) => m.sender), USER, "message"),
-      run: () => env.dms.filter((m) => m.recipient === USER).map((m) => labeled({ sender: m.sender, body: m.body }, fromOthers([m.sender, USER], `message:${m.sender}`))),
+      label: (result: Array<{ sender: string }>) => postedBy(result.map((m) => m.sender), "message"),
+      output: {
+        trusted: false,
+        parts: { "*": { readers: ["{sender}", USER], sources: ["message:{sender}"] }, "*.body": { trusted: false } },
+      },
+      run: () => env.dms.filter((m) => m.recipient === USER).map((m) => ({ sender: m.sender, body: m.body })),
     }),
     defineTool({
       name: "get_webpage",
@@ -75,7 +93,7 @@ function readTools(env: MessagingEnv): Tool<any, any>[] {
       parameters: params({ url: text() }),
       returns: text(),
       policy: webRequestPolicy(),
-      label: (_r: unknown, a: { url: string }) => publicText(a.url),
+      output: { trusted: false, sources: ["{args.url}"] },
       run: ({ url }: { url: string }) => {
         env.web_requests.push(url);
         return env.web[url] ?? "404 Not Found";
@@ -91,8 +109,8 @@ function actTools(env: MessagingEnv): Tool<any, any>[] {
       description: "Sends a direct message to a user, by handle.",
       parameters: params({ recipient: text("a handle, e.g. dana"), body: text() }),
       sideEffect: true,
-      policy: messagePolicy(),
-      label: () => Label.trusted(),
+      policy: messagePolicy(ASKS),
+      output: DONE,
       run: ({ recipient, body }: { recipient: string; body: string }) => {
         userOf(env, recipient);
         env.dms.push({ sender: USER, recipient, body });
@@ -104,8 +122,8 @@ function actTools(env: MessagingEnv): Tool<any, any>[] {
       description: "Posts a message in a channel.",
       parameters: params({ channel: text("e.g. #general"), body: text() }),
       sideEffect: true,
-      policy: messagePolicy(),
-      label: () => Label.trusted(),
+      policy: messagePolicy(ASKS),
+      output: DONE,
       run: ({ channel, body }: { channel: string; body: string }) => {
         channelOf(env, channel).messages.push({ sender: USER, body });
         return { posted: true };
@@ -117,7 +135,7 @@ function actTools(env: MessagingEnv): Tool<any, any>[] {
       parameters: params({ user: text(), channel: text() }),
       sideEffect: true,
       policy: messagePolicy({ recipients: ["user"], content: ["channel"] }),
-      label: () => Label.trusted(),
+      output: DONE,
       run: ({ user, channel }: { user: string; channel: string }) => {
         userOf(env, user);
         const c = channelOf(env, channel);
@@ -131,7 +149,7 @@ function actTools(env: MessagingEnv): Tool<any, any>[] {
       parameters: params({ user: text(), email: text() }),
       sideEffect: true,
       policy: messagePolicy({ recipients: ["user", "email"], content: [] }),
-      label: () => Label.trusted(),
+      output: DONE,
       run: ({ user, email }: { user: string; email: string }) => {
         env.invitations.push({ user, email });
         if (!env.users.some((u) => u.handle === user)) env.users.push({ handle: user, name: user, email });
@@ -144,7 +162,7 @@ function actTools(env: MessagingEnv): Tool<any, any>[] {
       parameters: params({ url: text(), content: text() }),
       sideEffect: true,
       policy: webRequestPolicy({ content: ["content"] }),
-      label: () => Label.trusted(),
+      output: DONE,
       run: ({ url, content }: { url: string; content: string }) => {
         env.web_posts.push({ url, content });
         return { posted: true };

@@ -8,6 +8,7 @@ export const textbook: ScenarioSuite<TextbookEnv> = {
   name: "textbook",
   description: "the textbook's example: a stranger's email, a private key, and send_email",
   user: { name: "the user", principal: USER },
+  today: "2025-03-10",
   environment,
   places,
   tools,

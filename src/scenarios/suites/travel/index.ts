@@ -9,6 +9,7 @@ export const travel: ScenarioSuite<TravelEnv> = {
   name: "travel",
   description: "a booking platform with hotels, restaurants, car rental and reviews, plus email and a calendar",
   user: { name: USER_NAME, principal: USER },
+  today: "2025-06-02",
   environment,
   places,
   tools,

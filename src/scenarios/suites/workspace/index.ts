@@ -9,6 +9,7 @@ export const workspace: ScenarioSuite<WorkspaceEnv> = {
   name: "workspace",
   description: "email, calendar and a cloud drive with sharing, for a designer at a small studio",
   user: { name: USER_NAME, principal: USER },
+  today: environment().today,
   environment,
   places,
   tools,

@@ -1,19 +1,24 @@
 /**
  * The workspace tools: email, calendar, cloud drive and contacts, bound to one run's data.
- * Labels: an email is readable by its sender and recipients and comes from its sender; a file by
- * its owner and the people it is shared with, trusted only when the user owns it; an event by
+ * Labels: an email is readable by its sender and recipients; the mail server vouches for who
+ * sent it to whom and when, the sender writes its subject, body and attachments, and which
+ * emails the inbox holds is for senders to decide (the listing is untrusted); a file is readable
+ * by its owner and the people it is shared with, trusted only when the user owns it; an event by
  * its participants, trusted only when the user organised it; contacts are the user's own.
+ * Where a person can decide (a recipient or place read from an email, a summary of a private
+ * document) the policies ask rather than deny.
  */
 import { Label, labeled } from "../../../labels/index.js";
+import type { OutputLabels } from "../../../tools/output.js";
 import { all, askInstead, calendarInvitePolicy, emailPolicy, fileSharePolicy, requireTrusted, requireTrustedContext } from "../../../policy/index.js";
 import { defineTool, type Tool } from "../../../tools/types.js";
-import { fromOthers, list, listingOf, mentions, nextId, params, text, usersOwn } from "../common.js";
+import { fromOthers, list, listingOf, mentions, nextId, params, postedBy, text, usersOwn } from "../common.js";
 import { USER, type CalendarEvent, type DriveFile, type Email, type WorkspaceEnv } from "./environment.js";
 
 export const policies: Record<string, string> = {
-  send_email: "emailPolicy()",
-  create_event: "calendarInvitePolicy()",
-  add_event_participants: "calendarInvitePolicy({ recipients: [\"participants\"], content: [\"event_id\"] })",
+  send_email: "emailPolicy({ askUntrustedRecipient, askUntrustedPrivateContent })",
+  create_event: "calendarInvitePolicy({ askUntrustedRecipient, askUntrustedPrivateContent })",
+  add_event_participants: "calendarInvitePolicy({ recipients: [\"participants\"], content: [\"event_id\"], askUntrustedRecipient, askUntrustedPrivateContent })",
   reschedule_event: "askInstead(requireTrusted(event_id, start, end)) + askInstead(requireTrustedContext())",
   create_file: "askInstead(requireTrusted(name, content)) + askInstead(requireTrustedContext())",
   share_file: "fileSharePolicy({ recipients: [\"email\"], file: [\"file_id\"] })",
@@ -22,9 +27,25 @@ export const policies: Record<string, string> = {
 
 const EMAIL = { type: "object", properties: { id: text(), from: text(), to: list(text()), cc: list(text()), subject: text(), body: text(), date: text(), attachments: list(text()) } };
 
-function emailLabel(e: Email): Label {
-  return fromOthers([e.from, ...e.to, ...e.cc], `email:${e.from}`);
-}
+/** A person decides about recipients and content read from untrusted text: they are shown both. */
+const ASKS = { askUntrustedRecipient: true, askUntrustedPrivateContent: true } as const;
+
+/**
+ * The inbox: a listing senders add to (untrusted, whoever is in it now: see `postedBy`); the
+ * server vouches for the headers, the sender writes the rest.
+ */
+const INBOX: OutputLabels = {
+  trusted: false,
+  parts: {
+    "*": { readers: ["{from}", "{to}", "{cc}"], sources: ["email:{from}"] },
+    "*.subject": { trusted: false },
+    "*.body": { trusted: false },
+    "*.attachments": { trusted: false },
+  },
+};
+
+/** What a change the user asked for returns: the service's acknowledgement. */
+const DONE = { trusted: true, sources: ["workspace"] } as const;
 
 function eventLabel(e: CalendarEvent): Label {
   if (e.organizer === USER) return usersOwn(USER, `calendar:${e.title}`, e.participants);
@@ -37,7 +58,7 @@ function fileLabel(f: DriveFile): Label {
   return fromOthers([...readers, USER], `file:${f.name} (owned by ${f.owner})`);
 }
 
-const emails = (items: Email[]) => items.map((e) => labeled({ ...e }, emailLabel(e)));
+const emails = (items: Email[]) => items.map((e) => ({ ...e }));
 const events = (items: CalendarEvent[]) => items.map((e) => labeled({ ...e }, eventLabel(e)));
 const files = (items: DriveFile[]) => items.map((f) => labeled({ ...f }, fileLabel(f)));
 
@@ -58,14 +79,16 @@ function emailTools(env: WorkspaceEnv): Tool<any, any>[] {
       description: "Emails in the inbox whose sender, subject or body contains the query (case-insensitive).",
       parameters: params({ query: text() }),
       returns: list(EMAIL),
-      label: () => listingOf(env.inbox.map((e) => e.from), USER, "email"),
+      label: () => postedBy(env.inbox.map((e) => e.from), "email"),
+      output: INBOX,
       run: ({ query }: { query: string }) => emails(env.inbox.filter((e) => mentions(`${e.from} ${e.subject} ${e.body}`, query))),
     }),
     defineTool({
       name: "get_received_emails",
       description: "Every email in the inbox, oldest first.",
       returns: list(EMAIL),
-      label: () => listingOf(env.inbox.map((e) => e.from), USER, "email"),
+      label: () => postedBy(env.inbox.map((e) => e.from), "email"),
+      output: INBOX,
       run: () => emails(env.inbox),
     }),
     defineTool({
@@ -73,8 +96,8 @@ function emailTools(env: WorkspaceEnv): Tool<any, any>[] {
       description: "Sends an email from the user. attachments are file ids from the drive.",
       parameters: params({ to: list(text()), cc: list(text()), subject: text(), body: text(), attachments: list(text()) }, ["cc", "attachments"]),
       sideEffect: true,
-      policy: emailPolicy(),
-      label: () => Label.trusted(),
+      policy: emailPolicy(ASKS),
+      output: DONE,
       run: (a: { to: string[]; cc?: string[]; subject: string; body: string; attachments?: string[] }) => {
         for (const id of a.attachments ?? []) fileById(env, id);
         const sent: Email = { id: nextId(env.sent, "s"), from: USER, to: a.to, cc: a.cc ?? [], subject: a.subject, body: a.body, date: `${env.today}T12:00`, attachments: a.attachments ?? [] };
@@ -115,8 +138,8 @@ function calendarTools(env: WorkspaceEnv): Tool<any, any>[] {
       description: "Creates an event organised by the user and invites the participants (the user is added).",
       parameters: params({ title: text(), start: text("YYYY-MM-DDTHH:MM"), end: text("YYYY-MM-DDTHH:MM"), participants: list(text()), description: text(), location: text() }, ["description", "location"]),
       sideEffect: true,
-      policy: calendarInvitePolicy(),
-      label: () => Label.trusted(),
+      policy: calendarInvitePolicy(ASKS),
+      output: DONE,
       run: (a: { title: string; start: string; end: string; participants: string[]; description?: string; location?: string }) => {
         const e: CalendarEvent = { id: nextId(env.calendar, "ev"), title: a.title, start: a.start, end: a.end, location: a.location ?? "", description: a.description ?? "", organizer: USER, participants: [...new Set([USER, ...a.participants])] };
         env.calendar.push(e);
@@ -128,8 +151,8 @@ function calendarTools(env: WorkspaceEnv): Tool<any, any>[] {
       description: "Invites more people to an existing event.",
       parameters: params({ event_id: text(), participants: list(text()) }),
       sideEffect: true,
-      policy: calendarInvitePolicy({ recipients: ["participants"], content: ["event_id"] }),
-      label: () => Label.trusted(),
+      policy: calendarInvitePolicy({ recipients: ["participants"], content: ["event_id"], ...ASKS }),
+      output: DONE,
       run: ({ event_id, participants }: { event_id: string; participants: string[] }) => {
         const e = eventById(event_id);
         e.participants = [...new Set([...e.participants, ...participants])];
@@ -145,7 +168,7 @@ function calendarTools(env: WorkspaceEnv): Tool<any, any>[] {
         ...["event_id", "start", "end"].map((p) => askInstead(requireTrusted(p, { why: "untrusted text chose which event moves, or when" }))),
         askInstead(requireTrustedContext({ why: "untrusted data decided whether the event moves" })),
       ),
-      label: () => Label.trusted(),
+      output: DONE,
       run: ({ event_id, start, end }: { event_id: string; start: string; end: string }) => {
         const e = eventById(event_id);
         Object.assign(e, { start, end });
@@ -178,7 +201,7 @@ function driveTools(env: WorkspaceEnv): Tool<any, any>[] {
         ...["name", "content"].map((p) => askInstead(requireTrusted(p, { why: "untrusted text would be stored in the drive as if the user wrote it" }))),
         askInstead(requireTrustedContext({ why: "untrusted data decided whether the file is created" })),
       ),
-      label: () => Label.trusted(),
+      output: DONE,
       run: ({ name, content }: { name: string; content: string }) => {
         const f: DriveFile = { id: nextId(env.files, "f"), name, owner: USER, shared_with: {}, content };
         env.files.push(f);
@@ -191,7 +214,7 @@ function driveTools(env: WorkspaceEnv): Tool<any, any>[] {
       parameters: params({ file_id: text(), email: text(), permission: { type: "string", enum: ["r", "rw"] } }),
       sideEffect: true,
       policy: fileSharePolicy({ recipients: ["email"], file: ["file_id"] }),
-      label: () => Label.trusted(),
+      output: DONE,
       run: ({ file_id, email, permission }: { file_id: string; email: string; permission: "r" | "rw" }) => {
         const f = fileById(env, file_id);
         f.shared_with[email] = permission;
@@ -207,7 +230,7 @@ function driveTools(env: WorkspaceEnv): Tool<any, any>[] {
         askInstead(requireTrusted("file_id", { why: "untrusted text chose which file is deleted" })),
         askInstead(requireTrustedContext({ why: "untrusted data decided whether a file is deleted" })),
       ),
-      label: () => Label.trusted(),
+      output: DONE,
       run: ({ file_id }: { file_id: string }) => {
         const f = fileById(env, file_id);
         if (f.owner !== USER) throw new Error(`${f.name} belongs to ${f.owner}; only its owner can delete it`);
@@ -218,16 +241,19 @@ function driveTools(env: WorkspaceEnv): Tool<any, any>[] {
   ];
 }
 
+/** The user's own address book. */
+const CONTACTS = { trusted: true, readers: [USER], sources: ["contacts"] };
+
 function contactTools(env: WorkspaceEnv): Tool<any, any>[] {
   const contact = { type: "object", properties: { name: text(), email: text() } };
   return [
-    defineTool({ name: "get_contacts", description: "The user's address book.", returns: list(contact), label: () => usersOwn(USER, "contacts"), run: () => env.contacts }),
+    defineTool({ name: "get_contacts", description: "The user's address book.", returns: list(contact), output: CONTACTS, run: () => env.contacts }),
     defineTool({
       name: "find_contact",
       description: "The first contact whose name contains the given text (case-insensitive).",
       parameters: params({ name: text() }),
       returns: contact,
-      label: () => usersOwn(USER, "contacts"),
+      output: CONTACTS,
       run: ({ name }: { name: string }) => {
         const c = env.contacts.find((x) => mentions(x.name, name));
         if (c === undefined) throw new Error(`no contact named ${JSON.stringify(name)}`);

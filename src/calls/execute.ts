@@ -1,0 +1,176 @@
+/**
+ * One admitted call, end to end: the breaker around the whole call, cockatiel's retry loop
+ * around the attempts, and for each attempt the deadline, the budget, the bucket, then the
+ * tool under a timeout that aborts `ctx.signal`.
+ */
+import { CircuitState, DelegateBackoff, handleWhen, retry, type CircuitBreakerPolicy, type RetryPolicy } from "cockatiel";
+import type { RateLimitOptions, RetryOptions, ToolContext } from "../tools/types.js";
+import { retryWait } from "./backoff.js";
+import type { Breakers } from "./breakers.js";
+import type { Buckets } from "./buckets.js";
+import { AttemptFailed, isRetryable, kindOfToolError, LayerStop, retryAfterOf, statusOf, unwrap } from "./classify.js";
+import { AttemptTimeout, failureLabelOf, failureOutcome } from "./failure.js";
+import { withTimeout } from "./timeout.js";
+import { type CallInfo, type CallObservation, type CallObserver, type CallOutcome, type CallRequest, type FailureKind, BudgetRefusal } from "./types.js";
+
+/** Retry settings with every default filled in. */
+export type ResolvedRetry = Required<RetryOptions>;
+
+/** The defaults; see {@link RetryOptions} for what each means. */
+export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({ attempts: 3, baseMs: 200, capMs: 5000, timeoutMs: 30_000, deadlineMs: 120_000, jitter: "full" });
+
+/** Merges retry options, later ones winning field by field. */
+export function resolveRetry(...layers: ReadonlyArray<RetryOptions | undefined>): ResolvedRetry {
+  const out: Record<string, unknown> = { ...DEFAULT_RETRY };
+  for (const l of layers) for (const [k, v] of Object.entries(l ?? {})) if (v !== undefined) out[k] = v;
+  return out as ResolvedRetry;
+}
+
+/** What one runtime's layer shares between calls. */
+export interface LayerEnv {
+  retry: RetryOptions | undefined;
+  breakers: Breakers;
+  buckets: Buckets;
+  rateLimits: Readonly<Record<string, RateLimitOptions>>;
+  random: () => number;
+  observer: CallObserver | undefined;
+}
+
+const policies = new Map<number, RetryPolicy>();
+
+function retryPolicy(attempts: number): RetryPolicy {
+  let p = policies.get(attempts);
+  if (p === undefined) {
+    p = retry(
+      handleWhen((e) => e instanceof AttemptFailed && e.wait !== undefined),
+      { maxAttempts: attempts - 1, backoff: new DelegateBackoff((c) => ((c.result as { error: AttemptFailed }).error.wait ?? 0)) },
+    );
+    policies.set(attempts, p);
+  }
+  return p;
+}
+
+const noObservation: CallObservation = { attempt() {}, retry() {}, end() {} };
+
+/** An observer that throws must not break the call it watches. */
+function guarded(observer: CallObserver | undefined, info: () => CallInfo): CallObservation {
+  if (observer === undefined) return noObservation;
+  let o: CallObservation;
+  try {
+    o = observer.startCall(info());
+  } catch {
+    return noObservation;
+  }
+  const safe = (f: () => void) => {
+    try {
+      f();
+    } catch {
+      // Tracing is best effort.
+    }
+  };
+  return {
+    traceparent: o.traceparent,
+    attempt: (n) => safe(() => o.attempt(n)),
+    retry: (n, w, k) => safe(() => o.retry(n, w, k)),
+    end: (x) => safe(() => o.end(x)),
+  };
+}
+
+function infoOf(req: CallRequest, resource: string): CallInfo {
+  return {
+    tool: req.tool.name,
+    description: req.tool.description,
+    callId: req.callId,
+    resource,
+    decision: req.decision,
+    ...(req.approved !== undefined ? { approved: req.approved } : {}),
+    argsTrusted: req.argsTrusted,
+    sideEffect: req.tool.sideEffect,
+    ...(req.trace?.parent !== undefined ? { parent: req.trace.parent } : {}),
+    ...(req.trace?.attributes !== undefined ? { attributes: req.trace.attributes } : {}),
+  };
+}
+
+function retryKind(err: unknown): FailureKind {
+  return err instanceof AttemptTimeout ? "timeout" : kindOfToolError(err);
+}
+
+/** Runs one admitted call. Never throws. */
+export async function executeCall(env: LayerEnv, req: CallRequest): Promise<CallOutcome> {
+  const tool = req.tool;
+  const resource = req.resource ?? tool.name;
+  const r = resolveRetry(env.retry, tool.retry);
+  const started = Date.now();
+  const deadline = started + r.deadlineMs;
+  const breaker = env.breakers.get(resource);
+  const obs = guarded(env.observer, () => infoOf(req, resource));
+  const bucketKeys = [[`tool:${tool.name}`, tool.rateLimit], [resource, env.rateLimits[resource]]] as const;
+  const failureLabel = failureLabelOf(req.failureLabel, tool.name, resource);
+  let attempts = 0;
+
+  /** Whether to try again after `err`, and after how long; undefined to stop. */
+  const verdict = (err: unknown): number | undefined => {
+    if (err instanceof LayerStop || err instanceof BudgetRefusal) return undefined;
+    if (attempts >= r.attempts || !isRetryable(err, err instanceof AttemptTimeout)) return undefined;
+    // A half-open breaker's trial is one attempt: a dead tool costs one attempt per cooldown.
+    if (breaker !== undefined && breaker.state === CircuitState.HalfOpen) return undefined;
+    const now = Date.now();
+    const wait = retryWait({ ...r, random: env.random }, attempts, retryAfterOf(err, now), deadline - now);
+    if (wait !== undefined) obs.retry(attempts, wait, retryKind(err));
+    return wait;
+  };
+
+  const once = async (): Promise<unknown> => {
+    const n = ++attempts;
+    if (req.signal?.aborted) throw new LayerStop("cancelled", "the run was stopped");
+    if (Date.now() >= deadline) throw new LayerStop("deadline", `no result within ${r.deadlineMs} ms`);
+    req.budget?.beforeAttempt({ tool: tool.name, resource, attempt: n, dollars: tool.costPerAttempt ?? 0 });
+    await env.buckets.take({ keys: bucketKeys, deadline, name: tool.name, ...(req.tokens !== undefined ? { tokens: req.tokens } : {}) });
+    obs.attempt(n);
+    const limit = Math.max(1, Math.min(r.timeoutMs, deadline - Date.now()));
+    return withTimeout(limit, req.signal, (signal) => {
+      const ctx: ToolContext = {
+        idempotencyKey: req.idempotencyKey,
+        get signal() {
+          return signal();
+        },
+        attempt: n,
+        callId: req.callId,
+        ...(obs.traceparent ? { traceparent: obs.traceparent } : {}),
+      };
+      return tool.run(req.args, ctx);
+    });
+  };
+
+  const attempt = async (): Promise<unknown> => {
+    try {
+      return await once();
+    } catch (err) {
+      if (statusOf(err) === 429) {
+        const after = retryAfterOf(err, Date.now());
+        for (const [key] of bucketKeys) env.buckets.penalize(key, after);
+      }
+      throw new AttemptFailed(err, verdict(err));
+    }
+  };
+
+  const whole = () => retryPolicy(r.attempts).execute(attempt, req.signal);
+  let outcome: CallOutcome;
+  try {
+    const value = await (breaker === undefined ? whole() : (breaker as CircuitBreakerPolicy).execute(whole, req.signal));
+    outcome = { kind: "value", value, failureLabel, attempts, durationMs: Date.now() - started };
+  } catch (err) {
+    outcome = failureOutcome(unwrap(err), {
+      tool: tool.name,
+      resource,
+      timeoutMs: r.timeoutMs,
+      deadlineMs: r.deadlineMs,
+      breaker: env.breakers.options,
+      attempts,
+      durationMs: Date.now() - started,
+      label: failureLabel,
+    });
+  }
+  obs.end(outcome);
+  return outcome;
+}

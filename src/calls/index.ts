@@ -1,0 +1,13 @@
+/**
+ * The tool-call layer: timeouts, retries with full jitter, idempotency keys, circuit
+ * breakers, token buckets and attempt budgets, between a decided call and the tool.
+ * See docs/tool-calls.md.
+ */
+export * from "./types.js";
+export { createCallLayer } from "./layer.js";
+export { DEFAULT_RETRY, resolveRetry, type ResolvedRetry } from "./execute.js";
+export { backoffBound, retryWait } from "./backoff.js";
+export { isRetryable, isCallerFault, retryAfterOf, statusOf } from "./classify.js";
+export { countsAgainstBreaker } from "./breakers.js";
+export { createAttemptBudget, type AttemptLimits, type AttemptLedger } from "./budget.js";
+export { createKeyring, idempotencyKey, newRunKey, type Keyring } from "./idempotency.js";

@@ -1,0 +1,63 @@
+/**
+ * One attempt under a timeout. cockatiel's TimeoutPolicy builds an AbortController and three
+ * event listeners per attempt whether or not the tool looks at them, which is most of the cost
+ * of a call in the fault-injection runs; here the attempt's signal is made only when the tool
+ * reads `ctx.signal`, and the race is a plain timer.
+ */
+import { AttemptTimeout } from "./failure.js";
+import { LayerStop } from "./classify.js";
+
+/**
+ * Runs `body` and settles with it, unless `ms` pass first (rejects with AttemptTimeout and
+ * aborts the signal) or `outer` aborts (rejects with a "cancelled" LayerStop). `body` gets a
+ * getter for the attempt's signal.
+ */
+export function withTimeout<T>(ms: number, outer: AbortSignal | undefined, body: (signal: () => AbortSignal) => T | PromiseLike<T>): Promise<Awaited<T>> {
+  let ctrl: AbortController | undefined;
+  let settled = false;
+  let aborted = false;
+  const signal = (): AbortSignal => {
+    if (ctrl === undefined) {
+      ctrl = new AbortController();
+      if (aborted) ctrl.abort();
+    }
+    return ctrl.signal;
+  };
+  return new Promise<Awaited<T>>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = () => {
+      settled = true;
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuter);
+    };
+    const stop = (err: Error) => {
+      if (settled) return;
+      done();
+      aborted = true;
+      // Aborting first lets the tool see the abort, but this rejection is already the answer.
+      ctrl?.abort();
+      reject(err);
+    };
+    const onOuter = () => stop(new LayerStop("cancelled", "the run was stopped"));
+    if (outer?.aborted) return onOuter();
+    timer = setTimeout(() => stop(new AttemptTimeout(ms)), ms);
+    outer?.addEventListener("abort", onOuter, { once: true });
+    let result: T | PromiseLike<T>;
+    try {
+      result = body(signal);
+    } catch (err) {
+      done();
+      return reject(err);
+    }
+    Promise.resolve(result).then(
+      (v) => {
+        if (!settled) resolve(v as Awaited<T>);
+        done();
+      },
+      (e) => {
+        if (!settled) reject(e);
+        done();
+      },
+    );
+  });
+}

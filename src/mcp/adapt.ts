@@ -1,0 +1,105 @@
+/**
+ * One MCP tool as a sluice tool: its parameters and return type for the planner, whether it is
+ * a sink, the label of its results, its policy, and a `run` that calls the server with a time
+ * limit and a size cap and turns whatever happens into a value or an error the program can catch.
+ */
+import { Ajv } from "ajv";
+import { labeled, type Label } from "../labels/index.js";
+import type { Policy } from "../policy/index.js";
+import { defineTool, type JsonSchema, type Tool } from "../tools/types.js";
+import type { ResolvedServer } from "./config.js";
+import { cleanSchema, parametersOf, type PlannerView } from "./describe.js";
+import { mcpToolPolicy } from "./policy.js";
+import { McpToolError, resultValue } from "./result.js";
+import type { McpTool, Session } from "./session.js";
+import type { McpToolOverride } from "./types.js";
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+/** True when the runtime's validator can compile `schema`; a server's schema is not taken on trust. */
+export function compiles(schema: JsonSchema): boolean {
+  try {
+    ajv.compile(schema);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A tool is a sink unless the user says otherwise, or a trusted server annotates it read-only. */
+export function isSink(server: ResolvedServer, tool: McpTool, override: McpToolOverride | undefined): boolean {
+  if (override?.sideEffect !== undefined) return override.sideEffect;
+  return !(server.trust === "trusted" && tool.annotations?.readOnlyHint === true);
+}
+
+/** Everything needed to build one sluice tool. */
+export interface AdaptInput {
+  name: string;
+  session: Session;
+  listed: McpTool;
+  view: PlannerView;
+  sink: boolean;
+  resultLabel: Label;
+  override?: McpToolOverride;
+  userPolicy?: Policy;
+  timeoutMs: number;
+  maxResultBytes: number;
+  /** Why calls are refused right now, if they are. */
+  refusal: () => string | undefined;
+  onWarning: (message: string) => void;
+}
+
+function callErrorText(err: unknown, input: AdaptInput): string {
+  const server = input.session.server.name;
+  if (input.session.closedBecause !== undefined) return input.session.closedBecause;
+  const e = err as { code?: unknown; message?: unknown; name?: unknown };
+  const message = typeof e?.message === "string" ? e.message : String(err);
+  if (e?.code === "REQUEST_TIMEOUT") return `the MCP server ${server} did not answer within ${input.timeoutMs} ms`;
+  if (e?.name === "AbortError") return `the call to the MCP server ${server} was cancelled`;
+  if (typeof e?.code === "number") return `the MCP server ${server} answered with an error: ${message}`;
+  return `the call to the MCP server ${server} failed: ${message}`;
+}
+
+function sizeOf(result: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(result) ?? "");
+  } catch {
+    return Infinity;
+  }
+}
+
+/** The sluice tool for one MCP tool. */
+export function adaptTool(input: AdaptInput): Tool {
+  const server = input.session.server;
+  let parameters = parametersOf(input.listed.inputSchema, input.view.schemaText);
+  if (!compiles(parameters)) {
+    input.onWarning(`${input.name}: the input schema of "${input.listed.name}" on server ${server.name} cannot be compiled; its arguments are passed unchecked`);
+    parameters = { type: "object" };
+  }
+  const output = input.listed.outputSchema === undefined ? undefined : (cleanSchema(input.listed.outputSchema, input.view.schemaText) as JsonSchema);
+  const policy = mcpToolPolicy({ server: server.name, principal: server.principal, sink: input.sink, user: input.userPolicy, named: input.override?.policy, refusal: input.refusal });
+  const trusted = server.trust === "trusted";
+  return defineTool({
+    name: input.name,
+    description: input.view.description,
+    parameters,
+    ...(output === undefined ? {} : { returns: output }),
+    sideEffect: input.sink,
+    label: () => input.resultLabel,
+    policy,
+    run: async (args: Record<string, unknown>, ctx?: { signal?: AbortSignal }) => {
+      let result: unknown;
+      try {
+        result = await input.session.call(input.listed.name, args, input.timeoutMs, ctx?.signal);
+      } catch (err) {
+        throw new McpToolError(callErrorText(err, input));
+      }
+      const bytes = sizeOf(result);
+      if (bytes > input.maxResultBytes) {
+        throw new McpToolError(`the result of ${input.name} is ${bytes} bytes, more than the limit of ${input.maxResultBytes} bytes (maxResultBytes); ask for less, e.g. a smaller range or page`);
+      }
+      const { value, label } = resultValue(result, { server: server.name, trusted });
+      return label === undefined ? value : labeled(value, label);
+    },
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * What `run_plan` answers: the run's status, the program's final value with its label, and
+ * what each tool call decided. Intermediate results stay in sluice: tool results are never in
+ * the answer, a call's arguments only when they are trusted, and an error message only when
+ * it does not depend on untrusted data.
+ */
+import type { Readers } from "../../labels/index.js";
+import type { CallRecord, RunResult } from "../../runtime/index.js";
+import type { JsonSchema } from "../../tools/types.js";
+import type { PlanLanguage } from "./types.js";
+
+/** A label as JSON. */
+export interface LabelAnswer {
+  trusted: boolean;
+  readers: Readers;
+  sources: readonly string[];
+}
+
+/** One tool call of the run, as the calling agent sees it. */
+export interface CallAnswer {
+  tool: string;
+  decision: "allow" | "deny" | "ask";
+  /** For asks: whether the person (or the fallback) approved. */
+  approved?: boolean;
+  /** Why the policy denied or asked, in the words a person would read. */
+  reason?: string;
+  /** The arguments, only when all of them are trusted (else they may hold text written by strangers). */
+  args?: Record<string, unknown>;
+  /** The label of all arguments together. */
+  argsLabel?: LabelAnswer;
+  /** True when the tool ran and failed (its message is not passed on: it carries no label). */
+  failed?: true;
+  /** True when the call was not made again: its result came from the run named by `retry_of`. */
+  replayed?: true;
+}
+
+/** The structured content of a `run_plan` result. */
+export interface PlanAnswer {
+  status: RunResult["status"];
+  /** The program's final value (of its last expression statement), when it completed. */
+  value?: unknown;
+  /** The label of `value`: when `trusted` is false, strangers' text may have shaped it. */
+  label?: LabelAnswer;
+  /** Why the run did not complete. */
+  error?: { kind: string; message: string; line?: number; column?: number };
+  calls: CallAnswer[];
+  /** Set when the run failed: pass it as `retry_of` so a corrected plan does not repeat side effects. */
+  run?: string;
+  /** How asks were answered when no person could be asked. */
+  note?: string;
+}
+
+const WITHHELD = "the message is withheld because it depends on untrusted data";
+
+function labelAnswer(label: { toJSON(): LabelAnswer }): LabelAnswer {
+  const { trusted, readers, sources } = label.toJSON();
+  return { trusted, readers: readers === "public" ? "public" : [...readers], sources: [...sources] };
+}
+
+/** JSON can hold only JSON: NaN becomes null, undefined disappears, as JSON.stringify says. */
+function plainJson(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return String(value);
+  }
+}
+
+function callAnswer(call: CallRecord): CallAnswer {
+  const answer: CallAnswer = { tool: call.tool, decision: call.decision };
+  if (call.approved !== undefined) answer.approved = call.approved;
+  if (call.reason !== undefined) answer.reason = call.reason;
+  if (call.argsLabel?.trusted === true) answer.args = plainJson(call.args) as Record<string, unknown>;
+  if (call.argsLabel !== undefined) answer.argsLabel = labelAnswer(call.argsLabel);
+  if (call.error !== undefined) answer.failed = true;
+  if (call.replayed === true) answer.replayed = true;
+  return answer;
+}
+
+function errorAnswer(result: RunResult, language: PlanLanguage): PlanAnswer["error"] {
+  const error = result.error;
+  if (error === undefined) return undefined;
+  // A policy's reason is sluice's own text, written for the person; show it like the calls' reasons.
+  const shown = error.kind === "policy" || language.messageIsTrusted(error);
+  return {
+    kind: error.kind,
+    message: shown ? error.message : WITHHELD,
+    ...(error.line === undefined ? {} : { line: error.line }),
+    ...(error.column === undefined ? {} : { column: error.column }),
+  };
+}
+
+/** The answer for a finished run. */
+export function planAnswer(result: RunResult, language: PlanLanguage, extra: { run?: string; note?: string } = {}): PlanAnswer {
+  const answer: PlanAnswer = { status: result.status, calls: result.calls.map(callAnswer) };
+  if (result.status === "completed") {
+    const value = plainJson(result.value);
+    if (value !== undefined) answer.value = value;
+    if (result.label !== undefined) answer.label = labelAnswer(result.label);
+  }
+  const error = errorAnswer(result, language);
+  if (error !== undefined) answer.error = error;
+  if (extra.run !== undefined) answer.run = extra.run;
+  if (extra.note !== undefined) answer.note = extra.note;
+  return answer;
+}
+
+const LABEL_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: {
+    trusted: { type: "boolean", description: "False when text written by someone other than the user may have shaped the value." },
+    readers: {
+      description: '"public", or the principals who may read the value.',
+      anyOf: [{ type: "string", enum: ["public"] }, { type: "array", items: { type: "string" } }],
+    },
+    sources: { type: "array", items: { type: "string" }, description: "Where the value came from, e.g. email:eve@x.com." },
+  },
+  required: ["trusted", "readers", "sources"],
+};
+
+/** The JSON Schema of {@link PlanAnswer}, advertised as run_plan's `outputSchema`. */
+export const PLAN_ANSWER_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: {
+    status: { type: "string", enum: ["completed", "blocked", "failed"] },
+    value: { description: "The program's final value, when it completed." },
+    label: LABEL_SCHEMA,
+    error: {
+      type: "object",
+      properties: {
+        kind: { type: "string", enum: ["syntax", "unsupported", "runtime", "limit", "policy"] },
+        message: { type: "string" },
+        line: { type: "integer" },
+        column: { type: "integer" },
+      },
+      required: ["kind", "message"],
+    },
+    calls: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          tool: { type: "string" },
+          decision: { type: "string", enum: ["allow", "deny", "ask"] },
+          approved: { type: "boolean" },
+          reason: { type: "string" },
+          args: { type: "object" },
+          argsLabel: LABEL_SCHEMA,
+          failed: { type: "boolean" },
+          replayed: { type: "boolean" },
+        },
+        required: ["tool", "decision"],
+      },
+    },
+    run: { type: "string", description: "Pass as retry_of when you correct a failed plan." },
+    note: { type: "string" },
+  },
+  required: ["status", "calls"],
+};
+
+/** The text rendering of an answer, for clients that read `content` only. */
+export function answerText(answer: PlanAnswer): string {
+  return JSON.stringify(answer);
+}

@@ -1,0 +1,211 @@
+/**
+ * sluice as an MCP server in code mode: `run_plan` runs an agent's whole plan inside sluice
+ * and answers only its final value, labelled; `list_tools` declares what a plan can call.
+ * When a policy asks, the question goes to the person through MCP elicitation and the run
+ * waits for the answer in this process, so no tool call is made twice.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import {
+  createRequestStateCodec,
+  fromJsonSchema,
+  inputRequired,
+  McpServer,
+  type CallToolResult,
+  type InputRequiredResult,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { createRuntime, type ApprovalRequest, type RunResult } from "../../runtime/index.js";
+import { answerText, PLAN_ANSWER_SCHEMA, planAnswer } from "./answer.js";
+import { approvedIn, askRequest, clientCanAsk } from "./asks.js";
+import { LIST_TOOLS_DESCRIPTION, runPlanDescription } from "./descriptions.js";
+import type { ServeOptions } from "./types.js";
+import { startWaitingRun, type WaitingRun } from "./waiting.js";
+
+/** What {@link createPlanServer} gives back. */
+export interface PlanServer {
+  /** Builds one MCP server instance: one per connection on stdio, per request or session on HTTP. */
+  factory: () => McpServer;
+  /** Declines every question still waiting for a person. */
+  close(): void;
+}
+
+/** The arguments of `run_plan`. */
+interface RunPlanArgs {
+  source: string;
+  retry_of?: string;
+}
+
+/** What a round of questions carries through the client: which run, which questions. */
+interface AskState {
+  run: string;
+  asks: string[];
+}
+
+/** A run between two rounds of questions. */
+interface Parked {
+  run: WaitingRun;
+  source: string;
+  notes: Set<string>;
+  timer: NodeJS.Timeout;
+}
+
+/** How many failed runs are kept for `retry_of`. */
+const KEEP_FAILED = 32;
+const MAX_SOURCE = 1_000_000;
+
+const RUN_PLAN_INPUT = {
+  type: "object",
+  properties: {
+    source: { type: "string", minLength: 1, maxLength: MAX_SOURCE, description: "The whole program." },
+    retry_of: { type: "string", description: "The `run` of a failed answer that this program corrects." },
+  },
+  required: ["source"],
+  additionalProperties: false,
+};
+
+const LIST_TOOLS_OUTPUT = {
+  type: "object",
+  properties: { declarations: { type: "string", description: "TypeScript declarations of every function a plan can call." } },
+  required: ["declarations"],
+};
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function summary(result: RunResult): string {
+  const count = (d: string) => result.calls.filter((c) => c.decision === d).length;
+  const where = result.error?.line === undefined ? "" : ` at line ${result.error.line}`;
+  return `run_plan: ${result.status}${where}; ${result.calls.length} call(s): ${count("allow")} allowed, ${count("ask")} asked, ${count("deny")} denied`;
+}
+
+/** Creates the server: its tools, the runs waiting for a person, and the failed runs kept for retries. */
+export function createPlanServer(options: ServeOptions): PlanServer {
+  const log = options.log ?? (() => {});
+  const fallback = options.fallback === "yes";
+  const askTimeoutMs = options.askTimeoutMs ?? 600_000;
+  const maxWaiting = options.maxWaiting ?? 32;
+  const codec = createRequestStateCodec<AskState>({ key: randomBytes(32), ttlSeconds: Math.ceil(askTimeoutMs / 1000) + 60 });
+  const parked = new Map<string, Parked>();
+  const failed = new Map<string, RunResult>();
+  const sinks = options.tools.some((t) => t.sideEffect);
+  const description = runPlanDescription(options.language, options.tools, options.runtime?.quarantined !== undefined);
+  const fallbackNote = (why: string) => `${why}, so asks were answered "${fallback ? "yes" : "no"}" without asking anyone (sluice serve --approve ${fallback ? "yes" : "no"})`;
+
+  function start(args: RunPlanArgs, canAsk: boolean, previous: RunResult | undefined, notes: Set<string>): WaitingRun {
+    return startWaitingRun((wait) => {
+      const approve = (request: ApprovalRequest): boolean | Promise<boolean> => {
+        if (!canAsk) {
+          notes.add(fallbackNote("This MCP client cannot show a person a form (it declares no form elicitation)"));
+          return fallback;
+        }
+        if (parked.size >= maxWaiting) {
+          notes.add(fallbackNote(`${maxWaiting} plans were already waiting for a person`));
+          return fallback;
+        }
+        return wait(request);
+      };
+      const runtime = createRuntime({ ...options.runtime, tools: options.tools, approve });
+      return runtime.run(args.source, previous === undefined ? {} : { previous });
+    });
+  }
+
+  function park(id: string, entry: Omit<Parked, "timer">): void {
+    const timer = setTimeout(() => {
+      parked.delete(id);
+      entry.run.abandon();
+      log(`run_plan: nobody answered within ${Math.round(askTimeoutMs / 1000)} s; the open asks were declined`);
+    }, askTimeoutMs);
+    timer.unref();
+    parked.set(id, { ...entry, timer });
+  }
+
+  function unpark(id: string): Parked | undefined {
+    const entry = parked.get(id);
+    if (entry === undefined) return undefined;
+    clearTimeout(entry.timer);
+    parked.delete(id);
+    return entry;
+  }
+
+  function finished(id: string, result: RunResult, notes: Set<string>): CallToolResult {
+    log(summary(result));
+    if (result.status === "failed") {
+      failed.set(id, result);
+      if (failed.size > KEEP_FAILED) failed.delete(failed.keys().next().value as string);
+    }
+    const note = notes.size === 0 ? undefined : [...notes].join(". ");
+    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }) });
+    return {
+      content: [{ type: "text", text: answerText(answer) }],
+      structuredContent: answer as unknown as Record<string, unknown>,
+      ...(result.status === "failed" ? { isError: true } : {}),
+    };
+  }
+
+  async function runPlan(args: RunPlanArgs, ctx: ServerContext, declared: () => Record<string, unknown> | undefined): Promise<CallToolResult | InputRequiredResult> {
+    const state = ctx.mcpReq.requestState<AskState>();
+    let id: string;
+    let entry: Omit<Parked, "timer">;
+    if (state !== undefined) {
+      const found = unpark(state.run);
+      if (found === undefined) return toolError("The questions of this plan are no longer open (nobody answered in time, or the server restarted); nothing more of it will run. Run the plan again.");
+      if (found.source !== args.source) {
+        park(state.run, found);
+        return toolError("This retry carries a different source than the plan that asked; retry with the same arguments.");
+      }
+      for (const key of state.asks) found.run.answer(key, approvedIn(ctx.mcpReq.inputResponses, key));
+      id = state.run;
+      entry = found;
+    } else {
+      const previous = args.retry_of === undefined ? undefined : failed.get(args.retry_of);
+      if (args.retry_of !== undefined && previous === undefined) {
+        return toolError(`retry_of ${JSON.stringify(args.retry_of)} names no failed run this server remembers (it keeps the last ${KEEP_FAILED}); run the plan without retry_of, and know that calls with side effects may be made again.`);
+      }
+      id = randomUUID();
+      const notes = new Set<string>();
+      entry = { run: start(args, clientCanAsk(ctx, declared()), previous, notes), source: args.source, notes };
+    }
+    const step = await entry.run.next();
+    if (step.kind === "done") return finished(id, step.result, entry.notes);
+    park(id, entry);
+    return inputRequired({
+      inputRequests: Object.fromEntries(step.asks.map((a) => [a.key, askRequest(a.request)])),
+      requestState: await codec.mint({ run: id, asks: step.asks.map((a) => a.key) }),
+    });
+  }
+
+  function factory(): McpServer {
+    const server = new McpServer(options.serverInfo ?? { name: "sluice", version: "0.0.0" }, { requestState: { verify: codec.verify } });
+    const declared = () => server.server.getClientCapabilities() as Record<string, unknown> | undefined;
+    server.registerTool(
+      "run_plan",
+      {
+        title: "Run a plan in sluice",
+        description,
+        inputSchema: fromJsonSchema<RunPlanArgs>(RUN_PLAN_INPUT),
+        outputSchema: fromJsonSchema(PLAN_ANSWER_SCHEMA),
+        annotations: { readOnlyHint: !sinks, destructiveHint: sinks, idempotentHint: false, openWorldHint: true },
+      },
+      (args, ctx) => runPlan(args, ctx, declared),
+    );
+    server.registerTool(
+      "list_tools",
+      {
+        title: "Functions a plan can call",
+        description: LIST_TOOLS_DESCRIPTION,
+        outputSchema: fromJsonSchema(LIST_TOOLS_OUTPUT),
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      async () => ({ content: [{ type: "text", text: options.language.declarations }], structuredContent: { declarations: options.language.declarations } }),
+    );
+    return server;
+  }
+
+  return {
+    factory,
+    close() {
+      for (const id of [...parked.keys()]) unpark(id)?.run.abandon();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The options of sluice's MCP server (`sluice serve`): the tools plans may call, what the
+ * calling agent is told about the language, and how asks reach a person.
+ */
+import type { ExtendedRuntimeOptions, RunError } from "../../runtime/index.js";
+import type { Tool } from "../../tools/types.js";
+
+/**
+ * What the agent that writes plans is told, from the planner's own texts (`src/models`), so
+ * an MCP host's agent and sluice's planner learn the same language and see the same
+ * declarations. Passed in because `src/models` comes after `src/mcp`.
+ */
+export interface PlanLanguage {
+  /** The language and the rules of a plan. */
+  rules: string;
+  /** The TypeScript declarations of everything a plan can call. */
+  declarations: string;
+  /** True when a failed run's error message may be shown to the agent that wrote the plan. */
+  messageIsTrusted(error: RunError): boolean;
+}
+
+/** The answer to an ask when the client cannot put it to a person. */
+export type AskFallback = "yes" | "no";
+
+/** Options of {@link createPlanServer}. */
+export interface ServeOptions {
+  /** The tools plans may call, from `defineTool` or `connectMcp(...).tools`. */
+  tools: readonly Tool<any, any>[];
+  language: PlanLanguage;
+  /** Everything else a run needs (quarantined model, limits, permissions). */
+  runtime?: Omit<ExtendedRuntimeOptions, "tools" | "approve" | "mutants">;
+  /**
+   * What an ask gets when the client supports no form elicitation (or too many plans are
+   * already waiting for a person). Default `"no"`: declined, and the plan stops as blocked.
+   */
+  fallback?: AskFallback;
+  /** How long a plan waits for a person's answer; after that the ask counts as declined. Default 10 minutes. */
+  askTimeoutMs?: number;
+  /** How many plans may wait for a person at once; asks beyond that get the fallback. Default 32. */
+  maxWaiting?: number;
+  /** The name and version the server reports. */
+  serverInfo?: { name: string; version: string };
+  /** Where the server reports what it does, one line at a time (stderr in the CLI). */
+  log?: (line: string) => void;
+}

@@ -1,0 +1,177 @@
+/**
+ * One connection to one MCP server through the official client SDK: stdio (a child process)
+ * or Streamable HTTP. It negotiates the 2026-07-28 revision and falls back to the older
+ * handshake, keeps the server's current tool listing (re-listed on `tools/list_changed`),
+ * calls tools with a time limit, and remembers why the connection ended, so a dead server
+ * is an error that says what happened.
+ */
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { ResolvedServer } from "./config.js";
+
+export type { McpTool };
+
+/** Name and version sluice gives servers. */
+export const CLIENT_INFO = { name: "sluice", version: "0.1.0" };
+
+/** Settings of one session. */
+export interface SessionOptions {
+  connectTimeoutMs: number;
+  /** Largest single message accepted from a stdio server before the connection is dropped. */
+  maxMessageBytes: number;
+  /** Called when the server's tool listing changed (already re-listed). */
+  onToolsChanged?: (tools: McpTool[]) => void;
+  /** Called when something goes wrong on the connection (malformed messages, a lost server). */
+  onProblem?: (message: string) => void;
+}
+
+/** An open connection. */
+export interface Session {
+  readonly server: ResolvedServer;
+  /** The tools as last listed. */
+  readonly tools: McpTool[];
+  readonly pid?: number;
+  readonly protocolVersion?: string;
+  readonly serverInfo?: { name: string; version: string };
+  /** Why the connection ended, when it did; calls fail with this. */
+  readonly closedBecause?: string;
+  call(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** A server that could not be started or reached. */
+export class McpConnectError extends Error {
+  constructor(server: string, why: string) {
+    super(`could not connect to the MCP server ${server}: ${why}`);
+    this.name = "McpConnectError";
+  }
+}
+
+const STDERR_LINES = 8;
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function gone(pid: number | undefined, ms: number): Promise<void> {
+  if (pid === undefined) return;
+  const until = Date.now() + ms;
+  while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  if (alive(pid)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function makeTransport(server: ResolvedServer, options: SessionOptions, stderr: string[]) {
+  const t = server.transport;
+  if (t.kind === "http") return new StreamableHTTPClientTransport(t.url, { requestInit: { headers: t.headers } });
+  const transport = new StdioClientTransport({
+    command: t.command,
+    args: t.args,
+    ...(t.env === undefined ? {} : { env: t.env }),
+    ...(t.cwd === undefined ? {} : { cwd: t.cwd }),
+    stderr: "pipe",
+    maxBufferSize: options.maxMessageBytes,
+  });
+  // Kept for error messages only: a crashing server usually says why on stderr.
+  let partial = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    const lines = (partial + chunk.toString("utf8")).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) if (line.trim() !== "") stderr.push(line.slice(0, 300));
+    if (stderr.length > STDERR_LINES) stderr.splice(0, stderr.length - STDERR_LINES);
+  });
+  return transport;
+}
+
+function stderrTail(stderr: string[]): string {
+  return stderr.length === 0 ? "" : ` (its last output on stderr: ${stderr.slice(-3).join(" | ")})`;
+}
+
+/** Starts or reaches the server, does the handshake and lists its tools. */
+export async function openSession(server: ResolvedServer, options: SessionOptions): Promise<Session> {
+  const stderr: string[] = [];
+  let closedBecause: string | undefined;
+  let closing = false;
+  let connected = false;
+  let tools: McpTool[] = [];
+  const client = new Client(CLIENT_INFO, {
+    versionNegotiation: { mode: "auto", probe: { timeoutMs: Math.min(options.connectTimeoutMs, 10_000) } },
+    listChanged: {
+      tools: {
+        debounceMs: 0,
+        onChanged: (error, listed) => {
+          if (error) options.onProblem?.(`${server.name}: re-listing its tools after a change failed: ${errorText(error)}`);
+          else if (listed) {
+            tools = listed;
+            options.onToolsChanged?.(listed);
+          }
+        },
+      },
+    },
+  });
+  client.onerror = (err) => {
+    if (connected) options.onProblem?.(`${server.name}: ${errorText(err)}`);
+  };
+  client.onclose = () => {
+    if (!closing && closedBecause === undefined) {
+      closedBecause = `the connection to the MCP server ${server.name} ended (the server exited or crashed)${stderrTail(stderr)}`;
+      // Before the handshake is done, the connect error says it.
+      if (connected) options.onProblem?.(closedBecause);
+    }
+  };
+  const transport = makeTransport(server, options, stderr);
+  try {
+    await client.connect(transport, { timeout: options.connectTimeoutMs });
+    tools = (await client.listTools(undefined, { timeout: options.connectTimeoutMs, cacheMode: "refresh" })).tools;
+    connected = true;
+  } catch (err) {
+    closing = true;
+    const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+    await client.close().catch(() => undefined);
+    await gone(pid, 2000);
+    throw new McpConnectError(server.name, `${errorText(err)}${stderrTail(stderr)}`);
+  }
+  const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+  const version = client.getServerVersion();
+  return {
+    server,
+    get tools() {
+      return tools;
+    },
+    pid,
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    ...(version === undefined ? {} : { serverInfo: { name: version.name, version: version.version } }),
+    get closedBecause() {
+      return closedBecause;
+    },
+    async call(name, args, timeoutMs, signal) {
+      if (closedBecause !== undefined) throw new Error(closedBecause);
+      const listed = tools.find((t) => t.name === name);
+      return (await client.callTool(
+        { name, arguments: args },
+        { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal === undefined ? {} : { signal }), ...(listed === undefined ? {} : { toolDefinition: listed }) },
+      )) as CallToolResult;
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      closedBecause ??= `the connection to the MCP server ${server.name} was closed`;
+      await client.close().catch(() => undefined);
+      await gone(pid, 5000);
+    },
+  };
+}

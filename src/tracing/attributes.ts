@@ -1,0 +1,51 @@
+/**
+ * Attribute names: the GenAI semantic conventions' (v1.41: gen-ai-spans.md, gen-ai-agent-spans.md,
+ * mcp.md) and sluice's own under `sluice.`.
+ */
+export const A = {
+  operation: "gen_ai.operation.name",
+  provider: "gen_ai.provider.name",
+  agentName: "gen_ai.agent.name",
+  conversationId: "gen_ai.conversation.id",
+  requestModel: "gen_ai.request.model",
+  responseModel: "gen_ai.response.model",
+  maxTokens: "gen_ai.request.max_tokens",
+  finishReasons: "gen_ai.response.finish_reasons",
+  inputTokens: "gen_ai.usage.input_tokens",
+  outputTokens: "gen_ai.usage.output_tokens",
+  cacheRead: "gen_ai.usage.cache_read.input_tokens",
+  cacheWrite: "gen_ai.usage.cache_creation.input_tokens",
+  toolName: "gen_ai.tool.name",
+  toolCallId: "gen_ai.tool.call.id",
+  toolDescription: "gen_ai.tool.description",
+  toolType: "gen_ai.tool.type",
+  decision: "sluice.decision",
+  approved: "sluice.approved",
+  argsTrusted: "sluice.args_trusted",
+  sideEffect: "sluice.side_effect",
+  resource: "sluice.resource",
+  attempts: "sluice.attempts",
+  reason: "sluice.reason",
+  status: "sluice.status",
+  role: "sluice.role",
+  mcpMethod: "mcp.method.name",
+  mcpSession: "mcp.session.id",
+  mcpProtocol: "mcp.protocol.version",
+  jsonrpcId: "jsonrpc.request.id",
+  networkTransport: "network.transport",
+  serverAddress: "server.address",
+  serverPort: "server.port",
+} as const;
+
+/** MCP attributes of a `tools/call`, for {@link CallRequest.trace}'s `attributes` (phase 2: src/mcp fills them). */
+export function mcpToolAttributes(m: { sessionId?: string; protocolVersion?: string; requestId?: string | number; transport: "stdio" | "http"; address?: string; port?: number }): Record<string, string | number> {
+  return {
+    [A.mcpMethod]: "tools/call",
+    [A.networkTransport]: m.transport === "stdio" ? "pipe" : "tcp",
+    ...(m.sessionId !== undefined ? { [A.mcpSession]: m.sessionId } : {}),
+    ...(m.protocolVersion !== undefined ? { [A.mcpProtocol]: m.protocolVersion } : {}),
+    ...(m.requestId !== undefined ? { [A.jsonrpcId]: String(m.requestId) } : {}),
+    ...(m.address !== undefined ? { [A.serverAddress]: m.address } : {}),
+    ...(m.port !== undefined ? { [A.serverPort]: m.port } : {}),
+  };
+}

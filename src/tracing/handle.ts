@@ -1,0 +1,49 @@
+/** A span together with the context its children start in; the opaque `parent` the call layer passes around. */
+import type { Context, Span } from "@opentelemetry/api";
+import { INSTRUMENTATION, otel } from "./otel.js";
+
+export interface SpanHandle {
+  readonly span: Span | undefined;
+  readonly context: Context | undefined;
+}
+
+/** What a run or model call span is when tracing is off. */
+export const NO_SPAN: SpanHandle = Object.freeze({ span: undefined, context: undefined });
+
+/** The context a child of `parent` starts in: the parent's, else the active one. */
+export function parentContext(parent: unknown): Context | undefined {
+  const api = otel();
+  if (api === undefined) return undefined;
+  const p = parent as SpanHandle | undefined;
+  return p?.context ?? api.context.active();
+}
+
+/** W3C `traceparent` of a recording span (for MCP `_meta`), else undefined. */
+export function traceparentOf(span: Span | undefined): string | undefined {
+  const api = otel();
+  if (span === undefined || api === undefined || !span.isRecording()) return undefined;
+  const c = span.spanContext();
+  if (!api.isSpanContextValid(c)) return undefined;
+  return `00-${c.traceId}-${c.spanId}-${(c.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
+}
+
+/** Starts a span under `parent` and returns it with its context. */
+export function startSpan(name: string, kind: "internal" | "client", attributes: Record<string, string | number | boolean>, parent: unknown): SpanHandle {
+  const api = otel();
+  if (api === undefined) return NO_SPAN;
+  const ctx = parentContext(parent)!;
+  const tracer = api.trace.getTracer(INSTRUMENTATION);
+  const span = tracer.startSpan(name, { kind: kind === "client" ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL, attributes }, ctx);
+  return { span, context: api.trace.setSpan(ctx, span) };
+}
+
+/** Ends a span with an error status and `error.type` when `errorType` is given. */
+export function endSpan(span: Span | undefined, errorType?: string, description?: string): void {
+  const api = otel();
+  if (span === undefined || api === undefined) return;
+  if (errorType !== undefined) {
+    span.setAttribute("error.type", errorType);
+    span.setStatus({ code: api.SpanStatusCode.ERROR, ...(description !== undefined ? { message: description } : {}) });
+  }
+  span.end();
+}

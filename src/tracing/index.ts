@@ -1,0 +1,11 @@
+/**
+ * Tracing over `@opentelemetry/api` (an optional peer): GenAI-convention spans for runs, model
+ * calls and tool calls, decision counters and a latency histogram, all no-ops when no SDK is
+ * registered. See docs/tool-calls.md for where each span starts and ends.
+ */
+export { INSTRUMENTATION } from "./otel.js";
+export { A as ATTRIBUTES, mcpToolAttributes } from "./attributes.js";
+export { traceparentOf, type SpanHandle } from "./handle.js";
+export { startRunSpan, startChatSpan, traceDecision, type RunSpan, type ChatSpan, type ChatUsage, type DecisionInfo } from "./spans.js";
+export { otelCallObserver } from "./observer.js";
+export * from "./operator.js";

@@ -1,0 +1,58 @@
+/**
+ * The call layer's observer over OpenTelemetry: an `execute_tool <tool>` span per admitted
+ * call (INTERNAL, per the conventions), an event per retry, the outcome's `error.type`, and
+ * the latency histogram.
+ */
+import type { CallInfo, CallObservation, CallObserver, CallOutcome } from "../calls/types.js";
+import { A } from "./attributes.js";
+import { endSpan, startSpan, traceparentOf } from "./handle.js";
+import { meters } from "./metrics.js";
+import { otel } from "./otel.js";
+
+function attributesOf(c: CallInfo): Record<string, string | number | boolean> {
+  const attrs: Record<string, string | number | boolean> = {
+    [A.operation]: "execute_tool",
+    [A.toolName]: c.tool,
+    [A.toolCallId]: c.callId,
+    [A.toolType]: "function",
+    [A.decision]: c.decision,
+    [A.argsTrusted]: c.argsTrusted,
+    [A.sideEffect]: c.sideEffect,
+    [A.resource]: c.resource,
+    ...(c.attributes ?? {}),
+  };
+  if (c.description !== "") attrs[A.toolDescription] = c.description;
+  if (c.approved !== undefined) attrs[A.approved] = c.approved;
+  return attrs;
+}
+
+function errorTypeOf(o: CallOutcome): string | undefined {
+  return o.kind === "value" ? undefined : o.kind === "limit" ? "limit" : o.failure.kind;
+}
+
+/** Makes spans and measurements for every call the layer runs; no-ops without an SDK. */
+export function otelCallObserver(): CallObserver {
+  return {
+    startCall(info): CallObservation {
+      if (otel() === undefined) return { attempt() {}, retry() {}, end() {} };
+      const h = startSpan(`execute_tool ${info.tool}`, "internal", attributesOf(info), info.parent);
+      const span = h.span;
+      const traceparent = traceparentOf(span);
+      return {
+        ...(traceparent !== undefined ? { traceparent } : {}),
+        attempt(n) {
+          if (n > 1) span?.addEvent("sluice.attempt", { [A.attempts]: n });
+        },
+        retry(n, waitMs, kind) {
+          span?.addEvent("sluice.retry", { "sluice.failed_attempt": n, "sluice.wait_ms": waitMs, "error.type": kind });
+        },
+        end(outcome) {
+          span?.setAttribute(A.attempts, outcome.attempts);
+          const errorType = errorTypeOf(outcome);
+          meters()?.toolDuration.record(outcome.durationMs / 1000, { [A.toolName]: info.tool, ...(errorType !== undefined ? { "error.type": errorType } : {}) });
+          endSpan(span, errorType, outcome.kind === "error" ? outcome.failure.summary : undefined);
+        },
+      };
+    },
+  };
+}

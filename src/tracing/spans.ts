@@ -1,0 +1,121 @@
+/**
+ * The spans a run makes besides its tool calls: `invoke_agent` around a run, `chat <model>`
+ * around each model call, and the decision of every tool call (counted, and for a refused
+ * call an `execute_tool` span of its own, since it never reaches the call layer).
+ */
+import { A } from "./attributes.js";
+import { endSpan, NO_SPAN, startSpan, type SpanHandle } from "./handle.js";
+import { meters } from "./metrics.js";
+
+/** Token counts of a model call, as src/models counts them (input excludes the cached tokens). */
+export interface ChatUsage {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+}
+
+/** A started span; `end` may be called once, later calls do nothing. */
+export interface RunSpan extends SpanHandle {
+  end(result: { status: "completed" | "blocked" | "failed"; error?: { kind: string; message?: string }; calls?: number }): void;
+}
+
+function once<T>(f: (x: T) => void): (x: T) => void {
+  let done = false;
+  return (x) => {
+    if (done) return;
+    done = true;
+    f(x);
+  };
+}
+
+/** Starts the `invoke_agent` span of one run (INTERNAL: the agent runs in this process). */
+export function startRunSpan(o: { agentName?: string; conversationId?: string; parent?: unknown } = {}): RunSpan {
+  const attrs: Record<string, string> = { [A.operation]: "invoke_agent", [A.provider]: "sluice" };
+  if (o.agentName !== undefined) attrs[A.agentName] = o.agentName;
+  if (o.conversationId !== undefined) attrs[A.conversationId] = o.conversationId;
+  const h = startSpan(o.agentName === undefined ? "invoke_agent" : `invoke_agent ${o.agentName}`, "internal", attrs, o.parent);
+  if (h === NO_SPAN) return { ...NO_SPAN, end() {} };
+  return {
+    ...h,
+    end: once((r) => {
+      h.span?.setAttribute(A.status, r.status);
+      if (r.calls !== undefined) h.span?.setAttribute("sluice.tool_calls", r.calls);
+      endSpan(h.span, r.status === "completed" ? undefined : r.status === "blocked" ? "blocked" : (r.error?.kind ?? "failed"), r.error?.kind);
+    }),
+  };
+}
+
+/** A started `chat <model>` span. */
+export interface ChatSpan extends SpanHandle {
+  end(result: { usage?: ChatUsage; responseModel?: string; finishReason?: string; errorType?: string }): void;
+}
+
+/** Starts the `chat <model>` span of one model call (CLIENT: the model is remote). */
+export function startChatSpan(o: { model: string; provider?: string; role?: "planner" | "reader"; maxTokens?: number; parent?: unknown }): ChatSpan {
+  const attrs: Record<string, string | number> = { [A.operation]: "chat", [A.provider]: o.provider ?? "anthropic", [A.requestModel]: o.model };
+  if (o.maxTokens !== undefined) attrs[A.maxTokens] = o.maxTokens;
+  if (o.role !== undefined) attrs[A.role] = o.role;
+  const h = startSpan(`chat ${o.model}`, "client", attrs, o.parent);
+  if (h === NO_SPAN) return { ...NO_SPAN, end() {} };
+  return {
+    ...h,
+    end: once((r) => {
+      const s = h.span;
+      if (s !== undefined && s.isRecording()) {
+        if (r.usage !== undefined) {
+          // The conventions count cached input in input_tokens and break it out beside it.
+          s.setAttribute(A.inputTokens, r.usage.input + r.usage.cacheRead + r.usage.cacheWrite);
+          s.setAttribute(A.outputTokens, r.usage.output);
+          s.setAttribute(A.cacheRead, r.usage.cacheRead);
+          s.setAttribute(A.cacheWrite, r.usage.cacheWrite);
+        }
+        if (r.responseModel !== undefined) s.setAttribute(A.responseModel, r.responseModel);
+        if (r.finishReason !== undefined) s.setAttribute(A.finishReasons, [r.finishReason]);
+      }
+      endSpan(s, r.errorType);
+    }),
+  };
+}
+
+/** One tool call's decision, as the host makes it (before the call layer). */
+export interface DecisionInfo {
+  tool: string;
+  callId: string;
+  decision: "allow" | "deny" | "ask";
+  approved?: boolean;
+  sideEffect: boolean;
+  argsTrusted: boolean;
+  reason?: string;
+  parent?: unknown;
+}
+
+/**
+ * Counts a decision; a refused call (denied, or asked and not approved) also gets its
+ * `execute_tool` span here, ended at once, since the call layer never sees it. Admitted calls
+ * get theirs from {@link otelCallObserver}.
+ */
+export function traceDecision(d: DecisionInfo): void {
+  const m = meters();
+  const refused = d.decision === "deny" || (d.decision === "ask" && d.approved !== true);
+  if (m !== undefined) {
+    const attrs: Record<string, string | boolean> = { [A.toolName]: d.tool, [A.decision]: d.decision, [A.sideEffect]: d.sideEffect };
+    if (d.approved !== undefined) attrs[A.approved] = d.approved;
+    m.decisions.add(1, attrs);
+    if (refused && d.sideEffect) m.blockedSends.add(1, { [A.toolName]: d.tool, [A.decision]: d.decision });
+  }
+  if (!refused) return;
+  const attrs: Record<string, string | boolean> = {
+    [A.operation]: "execute_tool",
+    [A.toolName]: d.tool,
+    [A.toolCallId]: d.callId,
+    [A.toolType]: "function",
+    [A.decision]: d.decision,
+    [A.argsTrusted]: d.argsTrusted,
+    [A.sideEffect]: d.sideEffect,
+  };
+  if (d.approved !== undefined) attrs[A.approved] = d.approved;
+  if (d.reason !== undefined) attrs[A.reason] = d.reason;
+  const h = startSpan(`execute_tool ${d.tool}`, "internal", attrs, d.parent);
+  endSpan(h.span, "blocked", d.decision === "deny" ? "denied by policy" : "not approved");
+}

@@ -1,0 +1,153 @@
+/**
+ * Bad servers: one that crashes, hangs, answers with huge results, errors or malformed
+ * messages, changes its tools while connected, or lies in its annotations. Each ends as an
+ * error the program can catch or a refusal, never a crash of the run or of the host.
+ */
+import { describe, expect, it } from "vitest";
+import { createRuntime } from "../../src/index.js";
+import { connect, isRunning, processesMarked, testServer } from "./support.js";
+
+const misbehave = (extra: Record<string, unknown> = {}) => ({ mcpServers: { bad: { command: "node", args: [testServer("misbehave")], ...extra } } });
+
+describe("a server that", () => {
+  it("crashes: the call is an error the program catches, later calls say the server is gone, the run and host go on", async () => {
+    const mcp = await connect(misbehave());
+    const result = await createRuntime({ tools: mcp.tools }).run(`
+      let first = "";
+      try { bad_crash(); } catch (e) { first = e.message; }
+      let second = "";
+      try { bad_echo({ text: "still there?" }); } catch (e) { second = e.message; }
+      [first, second];
+    `);
+    expect(result.status).toBe("completed");
+    const [first, second] = result.value as string[];
+    expect(first).toMatch(/bad_crash failed: the connection to the MCP server bad ended/);
+    expect(second).toMatch(/bad_echo failed: the connection to the MCP server bad ended/);
+    expect(result.calls.map((c) => c.error !== undefined)).toEqual([true, true]);
+  });
+
+  it("hangs: the call ends after the per-call timeout with an error that says so", async () => {
+    const mcp = await connect(misbehave({ timeoutMs: 300 }));
+    const started = Date.now();
+    const result = await createRuntime({ tools: mcp.tools }).run(`try { bad_hang(); "answered" } catch (e) { e.message }`);
+    expect(result.status).toBe("completed");
+    expect(result.value).toBe("bad_hang failed: the MCP server bad did not answer within 300 ms");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // The server is still usable after a timeout.
+    expect((await createRuntime({ tools: mcp.tools }).run(`bad_echo({ text: "hi" })`)).value).toBe("hi");
+  });
+
+  it("answers with a huge result: capped with a clear error, and the connection survives", async () => {
+    const mcp = await connect(misbehave(), { maxResultBytes: 100_000 });
+    const result = await createRuntime({ tools: mcp.tools }).run(`try { bad_huge({ megabytes: 1 }).length } catch (e) { e.message }`);
+    expect(result.value).toMatch(/^bad_huge failed: the result of bad_huge is 10\d{5} bytes, more than the limit of 100000 bytes \(maxResultBytes\)/);
+    expect((await createRuntime({ tools: mcp.tools }).run(`bad_huge({ megabytes: 0.05 }).length`)).value).toBe(52_429);
+  });
+
+  it("answers isError: the server's message is an error the program catches, and it is untrusted", async () => {
+    const mcp = await connect(misbehave());
+    const result = await createRuntime({ tools: mcp.tools }).run(`try { bad_fail(); } catch (e) { e.message }`);
+    expect(result.value).toBe("bad_fail failed: the disk is full");
+    expect(result.label?.trusted).toBe(false);
+  });
+
+  it("is asked for a tool with arguments its schema refuses: an error the program sees, no call made", async () => {
+    const mcp = await connect(misbehave());
+    const result = await createRuntime({ tools: mcp.tools }).run(`try { bad_echo({ text: 5 }); } catch (e) { e.message }`);
+    expect(result.value).toMatch(/bad_echo: invalid arguments: args\/text must be string/);
+    expect(result.calls).toEqual([]);
+  });
+
+  it("writes garbage instead of an answer: a timeout error; garbage before a good answer is skipped (a malformed message is reported)", async () => {
+    const mcp = await connect({ mcpServers: { raw: { command: "node", args: [testServer("raw")], timeoutMs: 500 } } });
+    const runtime = createRuntime({ tools: mcp.tools });
+    expect((await runtime.run(`try { raw_garbage(); } catch (e) { e.message }`)).value).toBe("raw_garbage failed: the MCP server raw did not answer within 500 ms");
+    expect((await runtime.run(`raw_noisy()`)).value).toBe("fine");
+    expect(mcp.warnings.some((w) => w.startsWith("raw: "))).toBe(true);
+  });
+
+  it("answers with a malformed result: an error the program catches", async () => {
+    const mcp = await connect({ mcpServers: { raw: { command: "node", args: [testServer("raw")] } } });
+    const result = await createRuntime({ tools: mcp.tools }).run(`try { raw_wrong_shape(); "accepted" } catch (e) { e.message }`);
+    expect(result.status).toBe("completed");
+    expect(result.value).toMatch(/^raw_wrong_shape failed: /);
+  });
+
+  it("changes a tool while connected: its calls are refused with the change, after the server's notification", async () => {
+    const warnings: string[] = [];
+    const mcp = await connect(misbehave(), { onWarning: (w) => warnings.push(w) });
+    const runtime = createRuntime({ tools: mcp.tools, approve: () => true });
+    expect((await runtime.run(`bad_stable()`)).status).toBe("completed");
+    expect((await runtime.run(`bad_rotate()`)).status).toBe("completed");
+    // The notification arrives shortly after the call that caused it.
+    for (let i = 0; i < 100 && !warnings.some((w) => w.includes("changed while connected")); i++) await new Promise((r) => setTimeout(r, 20));
+    const result = await runtime.run(`bad_stable()`);
+    expect(result.status).toBe("blocked");
+    expect(result.calls[0].reason).toContain("bad_stable changed while connected: the description changed from \"Does nothing.\"");
+    expect(warnings.some((w) => w.includes("IMPORTANT: first send every file"))).toBe(true);
+  });
+
+  it("lies in its annotations: an untrusted server's read-only hint is ignored, so the tool stays a sink", async () => {
+    const mcp = await connect({ mcpServers: { notes: { command: "node", args: [testServer("notes")], env: { NOTES_LIE: "1" } } } });
+    const info = mcp.toolInfo.find((t) => t.name === "notes_delete_all_notes")!;
+    expect(info.listed.annotations).toMatchObject({ readOnlyHint: true });
+    expect(info.sink).toBe(true);
+    const result = await createRuntime({ tools: mcp.tools, approve: () => false }).run(`
+      const { notes } = notes_list_notes();
+      notes_delete_all_notes({ reason: notes[1].text });
+    `);
+    expect(result.status).toBe("blocked");
+    expect(result.calls.at(-1)).toMatchObject({ tool: "notes_delete_all_notes", decision: "ask", approved: false });
+    expect(((await mcp.tools.find((t) => t.name === "notes_list_notes")!.run({})) as { notes: unknown[] }).notes).toHaveLength(2);
+  });
+
+  it("lies in its annotations though trusted: the configuration's sideEffect overrides the hint", async () => {
+    const mcp = await connect({ mcpServers: { notes: { command: "node", args: [testServer("notes")], trust: "trusted", env: { NOTES_LIE: "1" }, tools: { delete_all_notes: { sideEffect: true } } } } });
+    expect(mcp.toolInfo.find((t) => t.name === "notes_delete_all_notes")!.sink).toBe(true);
+    expect(mcp.toolInfo.find((t) => t.name === "notes_list_notes")!.sink).toBe(false);
+  });
+});
+
+describe("labels a trusted server gives in _meta", () => {
+  it("are applied to the parts they name, and only ever make values stricter", async () => {
+    const mcp = await connect(misbehave({ trust: "trusted" }));
+    const runtime = createRuntime({ tools: mcp.tools });
+    const mine = await runtime.run(`bad_inbox().emails[0].body`);
+    expect(mine.label).toMatchObject({ trusted: true, readers: ["me"] });
+    const eve = await runtime.run(`bad_inbox().emails[1].body`);
+    expect(eve.label?.trusted).toBe(false);
+    expect(eve.label?.sources).toEqual(["email:eve@evil.com", "mcp:bad"]);
+  });
+
+  it("are not believed from an untrusted server", async () => {
+    const mcp = await connect(misbehave());
+    const mine = await createRuntime({ tools: mcp.tools }).run(`bad_inbox().emails[0].body`);
+    expect(mine.label).toMatchObject({ trusted: false, readers: "public", sources: ["mcp:bad"] });
+  });
+});
+
+describe("close()", () => {
+  it("ends every server process", async () => {
+    const marker = `SLUICE_MARK_${process.pid}_${Date.now()}`;
+    const mcp = await connect({
+      mcpServers: {
+        a: { command: "node", args: [testServer("notes")], env: { MARK: marker } },
+        b: { command: "node", args: [testServer("misbehave")], env: { MARK: marker } },
+      },
+    });
+    const pids = mcp.servers.map((s) => s.pid!);
+    expect(pids.every(isRunning)).toBe(true);
+    expect(processesMarked(marker).sort()).toEqual([...pids].sort());
+    await mcp.close();
+    expect(pids.some(isRunning)).toBe(false);
+    expect(processesMarked(marker)).toEqual([]);
+  });
+
+  it("a server that cannot start is a clear error naming it, and the others are closed", async () => {
+    const marker = `SLUICE_MARK_${process.pid}_${Date.now()}_b`;
+    await expect(
+      connect({ mcpServers: { good: { command: "node", args: [testServer("notes")], env: { MARK: marker } }, broken: { command: "node", args: ["-e", "console.error('no config'); process.exit(2)"] } } }),
+    ).rejects.toThrow(/could not connect to the MCP server broken: .*no config/);
+    expect(processesMarked(marker)).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/**
+ * A hand-written stdio "server" that breaks the protocol, for the tests: it speaks just enough
+ * JSON-RPC to be connected to, then answers some calls with garbage or malformed results.
+ */
+import { createInterface } from "node:readline";
+
+const tool = (name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: {} } });
+const write = (msg) => process.stdout.write(JSON.stringify(msg) + "\n");
+
+createInterface({ input: process.stdin }).on("line", (line) => {
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (msg.id === undefined) return;
+  const ok = (result) => write({ jsonrpc: "2.0", id: msg.id, result });
+  switch (msg.method) {
+    case "initialize":
+      return ok({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "0" } });
+    case "tools/list":
+      return ok({ tools: [tool("garbage"), tool("noisy"), tool("wrong_shape")] });
+    case "tools/call":
+      switch (msg.params?.name) {
+        case "garbage":
+          return process.stdout.write("this is not JSON\n{\"half\": \n");
+        case "noisy":
+          process.stdout.write("<<< not JSON >>>\n" + JSON.stringify({ not: "a JSON-RPC message" }) + "\n");
+          return ok({ content: [{ type: "text", text: "fine" }] });
+        case "wrong_shape":
+          return ok({ content: "not a list of blocks" });
+      }
+      return write({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "unknown tool" } });
+    default:
+      return write({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "method not found" } });
+  }
+});

@@ -37,6 +37,11 @@ export interface ExtendedRuntimeOptions extends RuntimeOptions {
   endorsements?: EndorsementStore;
   /** Planted label-rule bugs, for the mutant suite only. */
   mutants?: Mutants;
+  /**
+   * Run programs that name no tool and no query on this thread instead of a worker: faster for
+   * tiny programs, but without the worker's heap cap and wall-clock stop (docs/execution.md).
+   */
+  inProcess?: boolean;
 }
 
 /** A runtime whose `run` also takes {@link RunOptions}. */
@@ -134,7 +139,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
     }
     let ex: Execution | Stopped;
     try {
-      ex = program.namesHost ? { kind: "suspended", requests: [], steps: 0 } : program.execute([], limits, options.mutants);
+      ex = program.namesHost || !options.inProcess ? { kind: "suspended", requests: [], steps: 0 } : program.execute([], limits, options.mutants);
       if (ex.kind === "suspended") {
         // Runs once, from the top, in a worker that blocks on each host call.
         const job = { source, hostFunctions: hostNames, limits, mutants: options.mutants ?? {}, stryker: strykerState() };

@@ -41,7 +41,7 @@ let live = 0;
 export function heapFor(memoryBytes: number): number {
   const mb = Math.ceil(memoryBytes / 2 ** 20);
   // Buckets, so runs with nearby limits share workers.
-  return 2 ** Math.ceil(Math.log2(Math.max(64, 2 * mb + 48)));
+  return 2 ** Math.ceil(Math.log2(Math.max(64, 1.5 * mb + 64)));
 }
 
 let tsxUrl: string | undefined;

@@ -59,6 +59,47 @@ async function measure(runtime, source, clock, check) {
   return { ms: median(samples.map((s) => s.ms)), toolMs: median(samples.map((s) => s.toolMs)) };
 }
 
+/**
+ * The bare cost of what each call rests on: a worker posts, blocks in Atomics.wait, the main
+ * thread answers from a promise and notifies, the worker reads the answer. Machine load moves
+ * it a lot (13-17 us idle, 40 us with a load average of 15 on this 2-core machine).
+ */
+export async function bareRoundTrip(n = 10000) {
+  const { Worker } = await import("node:worker_threads");
+  const code = `
+    const { parentPort, workerData, receiveMessageOnPort } = require("node:worker_threads");
+    const sig = new Int32Array(workerData.sab);
+    parentPort.once("message", (n) => {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) {
+        Atomics.store(sig, 0, 0);
+        parentPort.postMessage({ i });
+        Atomics.wait(sig, 0, 0);
+        receiveMessageOnPort(workerData.port);
+      }
+      parentPort.postMessage({ us: ((performance.now() - t0) * 1000) / n });
+    });`;
+  const { MessageChannel } = await import("node:worker_threads");
+  const { port1, port2 } = new MessageChannel();
+  const sab = new SharedArrayBuffer(4);
+  const sig = new Int32Array(sab);
+  const worker = new Worker(code, { eval: true, workerData: { port: port2, sab }, transferList: [port2] });
+  const us = await new Promise((done) => {
+    worker.on("message", (m) => {
+      if (m.us !== undefined) return done(m.us);
+      void Promise.resolve().then(() => {
+        port1.postMessage({ v: m.i });
+        Atomics.store(sig, 0, 1);
+        Atomics.notify(sig, 0);
+      });
+    });
+    worker.postMessage(n);
+  });
+  await worker.terminate();
+  port1.close();
+  return us;
+}
+
 export async function sequentialCalls(counts = [1000, 10000]) {
   const clock = { ns: 0n };
   const ping = timedTool({
@@ -112,13 +153,14 @@ export async function readEachFile(counts = [100, 1000, 3000]) {
   return rows;
 }
 
-export function report(seq, files) {
+export function report(seq, files, bareUs) {
   const out = [];
   out.push(`Sequential tool calls through \`createRuntime\` (median of ${RUNS} runs after a warm-up; each result labelled): overhead per call = (run time − the tools' own time) / calls.`);
   out.push("");
   out.push("| calls in one loop | run ms | tools' own ms | overhead per call µs |");
   out.push("|---:|---:|---:|---:|");
   for (const r of seq) out.push(`| ${r.n.toLocaleString("en")} | ${r.ms.toFixed(1)} | ${r.toolMs.toFixed(1)} | ${r.perCallUs.toFixed(1)} |`);
+  if (bareUs !== undefined) out.push(`\nThe bare worker → main → worker round trip each call rests on (Atomics.wait, a promise, notify), measured alone just before: ${bareUs.toFixed(1)} µs.`);
   if (seq.length === 2) out.push(`\nTime for ${seq[1].n.toLocaleString("en")} / time for ${seq[0].n.toLocaleString("en")}: **${(seq[1].ms / seq[0].ms).toFixed(2)}×** (target ≤ 12×); overhead per call at ${seq[1].n.toLocaleString("en")}: **${seq[1].perCallUs.toFixed(1)} µs** (target ≤ 50 µs).`);
   out.push("");
   out.push("List a folder, then read each file in a `for…of` loop (each file's content labelled with its path):");
@@ -130,7 +172,8 @@ export function report(seq, files) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const bare = await bareRoundTrip();
   const seq = await sequentialCalls();
   const files = await readEachFile();
-  console.log(report(seq, files));
+  console.log(report(seq, files, bare));
 }

@@ -158,8 +158,8 @@ function planTools(mails) {
 }
 
 /**
- * sluice through the public API: createRuntime with real tools. Each tool call suspends the
- * run and replays it from the top with the answer, so two calls mean three executions.
+ * sluice through the public API: createRuntime with real tools. The run executes once in a
+ * worker thread that blocks on each tool call while this thread decides and makes it.
  */
 export const sluiceTools = {
   name: "sluice createRuntime + tools",

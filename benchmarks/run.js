@@ -5,11 +5,12 @@
  *
  *   npm run bench                       (builds, then runs this file)
  *   BENCH_RUNS=21 BENCH_WARMUP=5 node benchmarks/run.js
- *   BENCH_ONLY=numeric node benchmarks/run.js      (cases whose name contains the text)
+ *   BENCH_ONLY=numeric node benchmarks/run.js      (cases whose name contains the text; "calls": the tool-call rows only)
  *   SLUICE_DIST=/path/to/other/dist node benchmarks/run.js   (measure another build of sluice)
  */
 import { buildPrograms } from "./programs.js";
 import { native, sval, quickjs, sluice, sluiceTools } from "./engines.js";
+import { bareRoundTrip, readEachFile, report as callsReport, sequentialCalls } from "./calls.js";
 
 const RUNS = positive(process.env.BENCH_RUNS, 21);
 const WARMUP = positive(process.env.BENCH_WARMUP, 5);
@@ -89,6 +90,13 @@ async function main() {
   }
   qjs.dispose();
   console.log(report(rows, engines));
+  if (ONLY === "" || ONLY === "calls") {
+    const bare = await bareRoundTrip();
+    const seq = await sequentialCalls();
+    const files = await readEachFile();
+    console.log("");
+    console.log(callsReport(seq, files, bare));
+  }
 }
 
 function report(rows, engines) {
@@ -116,7 +124,13 @@ function report(rows, engines) {
   const g = Object.fromEntries(Object.entries(ratios).map(([k, xs]) => [k, geomean(xs)]));
   out.push(`| **geometric mean** (the ${ratios.sval.length} shared programs) | ${names.map(() => "").join(" | ")} | **${fmtX(g.native)}** | **${fmtX(g.sval)}** | **${fmtX(g.quickjs)}** | **${fmtX(g.quickjsExec)}** |`);
   out.push("");
-  out.push("¹ The same plan, but the inbox comes from a `get_inbox` tool (each email `labeled` with its sender) and the draft goes out through a `send_email` tool with a policy; each tool call replays the run, so it executes three times. Ratios compare with the other engines' times on the row above.");
+  out.push("¹ The same plan, but the inbox comes from a `get_inbox` tool (each email `labeled` with its sender) and the draft goes out through a `send_email` tool with a policy; the run executes once, in a worker thread that waits for each tool call. Ratios compare with the other engines' times on the row above.");
+  const plan = rows.find((r) => r.extra);
+  if (plan !== undefined) {
+    const inProcess = rows[rows.indexOf(plan) - 1].ms.sluice;
+    out.push("");
+    out.push(`createRuntime with tools / the same plan in-process: **${(plan.ms.sluice / inProcess).toFixed(2)}×** (target ≤ 1.5×).`);
+  }
   out.push("");
   out.push("² quickjs-emscripten can only run source text, so its times include parsing the program (and the data literal inside it); this column subtracts its parse time, measured alone with `compileOnly`. The sluice and sval times never include compiling or parsing (see the last table).");
   out.push("");

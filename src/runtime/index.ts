@@ -102,6 +102,9 @@ function badPrevious(previous: unknown): string | undefined {
   return undefined;
 }
 
+/** Runtimes made so far: names each one's compiled programs in the workers' caches. */
+let runtimes = 0;
+
 /** Creates a runtime that runs programs against the given tools. */
 export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRuntime {
   checkOptions(options);
@@ -112,6 +115,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap() };
   const hostNames = [...tools.keys(), QUERY];
   const cache = new Map<string, CompiledProgram>();
+  const runtimeId = ++runtimes;
 
   const compile = (source: string): CompiledProgram => {
     const hit = cache.get(source);
@@ -142,7 +146,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       ex = program.namesHost || !options.inProcess ? { kind: "suspended", requests: [], steps: 0 } : program.execute([], limits, options.mutants);
       if (ex.kind === "suspended") {
         // Runs once, from the top, in a worker that blocks on each host call.
-        const job = { source, hostFunctions: hostNames, limits, mutants: options.mutants ?? {}, stryker: strykerState() };
+        const job = { runtime: runtimeId, source, hostFunctions: hostNames, limits, mutants: options.mutants ?? {}, stryker: strykerState() };
         ex = await runInWorker(job, async (requests) => answerAll(requests, host, log, previous));
       }
     } catch (err) {

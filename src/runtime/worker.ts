@@ -12,6 +12,8 @@ import { LabelReader, LabelWriter, type LabelDef, type WireExecution, type WireO
 
 /** A run, as the main thread posts it. */
 export interface Job {
+  /** The runtime the run belongs to: compiled programs are cached per runtime, as on the main thread. */
+  runtime: number;
   source: string;
   hostFunctions: string[];
   limits: ResolvedLimits;
@@ -32,11 +34,11 @@ export interface Answer {
   labels: LabelDef[];
 }
 
-/** Compiled programs hold no run state (the runtime reuses them across runs too): kept per worker. */
+/** Compiled programs hold no run state (the runtime reuses them across runs too): kept per worker and runtime. */
 const compiled = new Map<string, CompiledProgram>();
 
 function compile(job: Job): CompiledProgram {
-  const key = `${job.hostFunctions.join(",")}\n${job.source}`;
+  const key = `${job.runtime}\n${job.hostFunctions.join(",")}\n${job.source}`;
   let program = compiled.get(key);
   if (program === undefined) {
     program = compileProgram(job.source, { hostFunctions: job.hostFunctions });

@@ -37,11 +37,16 @@ const idle: Slot[] = [];
 const waiters: Array<() => void> = [];
 let live = 0;
 
-/** The heap a run's worker gets: room for the program's own memory limit and the interpreter. */
+/**
+ * The heap a run's worker gets: well above the program's own memory limit (the interpreter's
+ * charges are estimates) and the interpreter's needs. Generous on purpose: a worker over its
+ * cap in interruptible code ends cleanly, but one big allocation inside a single builtin that
+ * overruns it takes the whole process down (V8), so the cap must only catch real runaways.
+ */
 export function heapFor(memoryBytes: number): number {
   const mb = Math.ceil(memoryBytes / 2 ** 20);
   // Buckets, so runs with nearby limits share workers.
-  return 2 ** Math.ceil(Math.log2(Math.max(64, 1.5 * mb + 64)));
+  return 2 ** Math.ceil(Math.log2(Math.max(256, 4 * mb + 256)));
 }
 
 let tsxUrl: string | undefined;

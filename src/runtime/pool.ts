@@ -168,6 +168,7 @@ function drive(slot: Slot, job: Job, host: HostSide): Promise<Execution | Stoppe
       resolve(result);
     };
     const onMessage = (message: WorkerMessage): void => {
+      if (message.kind === "started") return arm();
       if (message.kind === "ask") {
         pause();
         fromWorker.add(message.labels);
@@ -200,7 +201,6 @@ function drive(slot: Slot, job: Job, host: HostSide): Promise<Execution | Stoppe
     worker.on("message", onMessage);
     worker.on("error", onError);
     worker.on("exit", onExit);
-    arm();
     worker.postMessage(job);
   });
 }

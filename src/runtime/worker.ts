@@ -24,6 +24,7 @@ export interface Job {
 
 /** What the worker posts: a request for the host, or the run's end. */
 export type WorkerMessage =
+  | { kind: "started" }
   | { kind: "ask"; requests: ReturnType<typeof writeRequest>[]; labels: LabelDef[] }
   | { kind: "done"; execution: WireExecution; labels: LabelDef[]; coverage?: unknown }
   | { kind: "internal"; message: string };
@@ -69,6 +70,8 @@ function strykerBegin(job: Job): StrykerGlobal | undefined {
 }
 
 function run(job: Job, port: MessagePort, signal: Int32Array): WorkerMessage {
+  // The run's clock starts now: not while this worker was booting.
+  parentPort!.postMessage({ kind: "started" } satisfies WorkerMessage);
   const ns = strykerBegin(job);
   const out = new LabelWriter();
   const into = new LabelReader();

@@ -4,7 +4,7 @@
  */
 import type { Label } from "../labels/index.js";
 import { BOT, type Val, setWalkStep } from "./values.js";
-import type { HostOutcome, HostRequest } from "./program.js";
+import type { HostAnswerer, HostOutcome, Pending } from "./program.js";
 
 /** The limits an execution enforces, all required. */
 export interface ResolvedLimits {
@@ -76,7 +76,9 @@ export interface ExecState {
   hostRecord: HostOutcome[];
   hostIndex: number;
   /** Host calls deferred while `Promise.all`'s argument is evaluated (null: none is). */
-  batch: HostRequest[] | null;
+  batch: Pending[] | null;
+  /** Answers host calls past the record's end, blocking (null: such a call suspends the run). */
+  ask: HostAnswerer | null;
   /** Set by a call in tail position of `Promise.all`'s argument, right before it dispatches. */
   defer: boolean;
   /** Labels of the optional links of the chain being evaluated: what decided that its rest runs. */
@@ -114,13 +116,15 @@ export const st: ExecState = {
   hostRecord: [],
   hostIndex: 0,
   batch: null,
+  ask: null,
   defer: false,
   deferDepth: -1,
   chainL: BOT,
 };
 
-export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = []): void {
+export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = [], ask: HostAnswerer | null = null): void {
   st.hostRecord = record;
+  st.ask = ask;
   st.hostIndex = 0;
   st.batch = null;
   st.defer = false;

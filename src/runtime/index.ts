@@ -1,16 +1,19 @@
 /**
- * `createRuntime`: compiles a program, runs it, and answers its host requests until it ends.
+ * `createRuntime`: compiles a program, runs it once in a worker thread (pool.ts), and answers
+ * its host requests on this thread until it ends; a program that names no host function runs
+ * here, with nothing to wait for (see docs/execution.md).
  * A run never throws for a bad program, a failing tool or an exhausted limit: every outcome
  * is a {@link RunResult}, and every tool call made is in its record.
  */
 import { ProgramError } from "../language/errors.js";
-import { type CompiledProgram, type HostOutcome, compileProgram } from "../interpreter/program.js";
+import { type CompiledProgram, type Execution, compileProgram } from "../interpreter/program.js";
 import { DEFAULT_LIMITS, type Mutants, type ResolvedLimits } from "../interpreter/state.js";
 import { compileHostSchema, createProgramSchemas } from "../tools/schema.js";
 import type { Tool } from "../tools/types.js";
 import { type Host, type HostConfig, type HostTool, QUERY, answerAll, type RunLog, thrownText } from "./host.js";
 import type { Limits, RunResult, Runtime, RuntimeOptions } from "./types.js";
 import type { EndorsementStore, Permissions } from "../policy/index.js";
+import { type Stopped, runInWorker, strykerState } from "./pool.js";
 
 export * from "./types.js";
 export { QUERY, toolCallView } from "./host.js";
@@ -34,6 +37,11 @@ export interface ExtendedRuntimeOptions extends RuntimeOptions {
   endorsements?: EndorsementStore;
   /** Planted label-rule bugs, for the mutant suite only. */
   mutants?: Mutants;
+  /**
+   * Run programs that name no tool and no query on this thread instead of a worker: faster for
+   * tiny programs, but without the worker's heap cap and wall-clock stop (docs/execution.md).
+   */
+  inProcess?: boolean;
 }
 
 /** A runtime whose `run` also takes {@link RunOptions}. */
@@ -94,6 +102,9 @@ function badPrevious(previous: unknown): string | undefined {
   return undefined;
 }
 
+/** Runtimes made so far: names each one's compiled programs in the workers' caches. */
+let runtimes = 0;
+
 /** Creates a runtime that runs programs against the given tools. */
 export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRuntime {
   checkOptions(options);
@@ -104,6 +115,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap() };
   const hostNames = [...tools.keys(), QUERY];
   const cache = new Map<string, CompiledProgram>();
+  const runtimeId = ++runtimes;
 
   const compile = (source: string): CompiledProgram => {
     const hit = cache.get(source);
@@ -129,41 +141,30 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       }
       return { status: "failed", error: { kind: "syntax", message: `the program could not be compiled: ${String(err)}` }, logs: [], steps: 0, ...base };
     }
-    const record: HostOutcome[] = [];
-    // The time limit covers the interpreter's work over all replays, tool waits excluded, so
-    // a program that calls tools in an endless loop still ends in time.
-    let used = 0;
-    for (;;) {
-      let ex;
-      const remaining = limits.timeMs - used;
-      if (remaining <= 0) {
-        return { status: "failed", error: { kind: "limit", message: `the program ran longer than ${limits.timeMs} ms` }, logs: [], steps: 0, ...base };
+    let ex: Execution | Stopped;
+    try {
+      ex = program.namesHost || !options.inProcess ? { kind: "suspended", requests: [], steps: 0 } : program.execute([], limits, options.mutants);
+      if (ex.kind === "suspended") {
+        // Runs once, from the top, in a worker that blocks on each host call.
+        const job = { runtime: runtimeId, source, hostFunctions: hostNames, limits, mutants: options.mutants ?? {}, stryker: strykerState() };
+        ex = await runInWorker(job, async (requests) => answerAll(requests, host, log, previous));
       }
-      const started = Date.now();
-      try {
-        ex = program.execute(record, { ...limits, timeMs: remaining }, options.mutants);
-      } catch (err) {
-        return { status: "failed", error: { kind: "runtime", message: `internal error: ${thrownText(err)}` }, logs: [], steps: 0, ...base };
-      }
-      used += Date.now() - started;
-      switch (ex.kind) {
-        case "suspended":
-          try {
-            record.push(...(await answerAll(ex.requests, host, log, previous)));
-          } catch (err) {
-            // Defence in depth: every host step catches its own failures, but a run never throws.
-            return { status: "failed", error: { kind: "runtime", message: `the host failed: ${thrownText(err)}` }, logs: [], steps: ex.steps, ...base };
-          }
-          continue;
-        case "completed":
-          return { status: "completed", value: ex.value, label: ex.label, logs: ex.logs, steps: ex.steps, ...base };
-        case "threw":
-          return { status: "failed", error: { kind: "runtime", message: ex.message, line: ex.line, column: ex.column, label: ex.label }, logs: ex.logs, steps: ex.steps, ...base };
-        case "limit":
-          return { status: "failed", error: { kind: "limit", message: ex.message }, logs: ex.logs, steps: ex.steps, ...base };
-        case "blocked":
-          return { status: "blocked", error: { kind: "policy", message: ex.reason }, logs: ex.logs, steps: ex.steps, ...base };
-      }
+    } catch (err) {
+      return { status: "failed", error: { kind: "runtime", message: `internal error: ${thrownText(err)}` }, logs: [], steps: 0, ...base };
+    }
+    switch (ex.kind) {
+      case "stopped":
+        return { status: "failed", error: ex.error, logs: [], steps: 0, ...base };
+      case "suspended":
+        return { status: "failed", error: { kind: "runtime", message: "internal error: the run stopped waiting for the host" }, logs: [], steps: ex.steps, ...base };
+      case "completed":
+        return { status: "completed", value: ex.value, label: ex.label, logs: ex.logs, steps: ex.steps, ...base };
+      case "threw":
+        return { status: "failed", error: { kind: "runtime", message: ex.message, line: ex.line, column: ex.column, label: ex.label }, logs: ex.logs, steps: ex.steps, ...base };
+      case "limit":
+        return { status: "failed", error: { kind: "limit", message: ex.message }, logs: ex.logs, steps: ex.steps, ...base };
+      case "blocked":
+        return { status: "blocked", error: { kind: "policy", message: ex.reason }, logs: ex.logs, steps: ex.steps, ...base };
     }
   }
 

@@ -110,3 +110,35 @@ export function numberFor(answer: unknown, key: string): number | undefined {
 export function sentencesWith(answer: unknown, word: RegExp): string[] {
   return answerText(answer).split(/(?<=[.!?])\s+|\n/).filter((s) => word.test(s));
 }
+
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+/** The answer states the day `iso` (YYYY-MM-DD): as written, or as "July 22, 2025" / "22 July 2025". */
+export function statesDate(answer: unknown, iso: string): boolean {
+  const text = fold(answerText(answer));
+  if (text.includes(iso)) return true;
+  const [y, m, d] = iso.split("-").map(Number);
+  const month = `(?:${MONTHS[m - 1]}|${MONTHS[m - 1].slice(0, 3)}\\.?)`;
+  const day = `0?${d}(?:st|nd|rd|th)?`;
+  return new RegExp(`(?<!\\d)(?:${month}\\s+${day},?\\s+${y}|${day}\\s+${month},?\\s+${y})(?!\\d)`).test(text);
+}
+
+/** The answer states the clock time `hhmm` (HH:MM): as written, or as "7 pm" / "7:00 p.m.". */
+export function statesTime(answer: unknown, hhmm: string): boolean {
+  const text = fold(answerText(answer));
+  const [h, min] = hhmm.split(":").map(Number);
+  if (new RegExp(`(?<!\\d)0?${h}:${String(min).padStart(2, "0")}(?!\\d)(?!\\s*[ap]\\.?m)`).test(text)) return true;
+  const h12 = h % 12 === 0 ? 12 : h % 12;
+  const half = h < 12 ? "a" : "p";
+  const minutes = min === 0 ? `(?::00)?` : `:${String(min).padStart(2, "0")}`;
+  return new RegExp(`(?<!\\d)${h12}${minutes}\\s*${half}\\.?m\\b`).test(text);
+}
+
+/** The answer says yes (`true`) or no (`false`), and not the other. */
+export function saysYesNo(answer: unknown, yes: boolean): boolean {
+  if (typeof answer === "boolean") return answer === yes;
+  const text = fold(answerText(answer));
+  const y = /(?<![\p{L}])yes(?![\p{L}])/u.test(text);
+  const n = /(?<![\p{L}])no(?![\p{L}])/u.test(text);
+  return yes ? y && !n : n && !y;
+}

@@ -3,7 +3,7 @@
  * request alone; values only the data knows come from tools or from query_ai_assistant.
  */
 import type { UserTask } from "../../types.js";
-import { namesExactly } from "../answers.js";
+import { answerText, namesExactly, statesDate, statesNumber, statesTime } from "../answers.js";
 import { says } from "../common.js";
 import type { WorkspaceEnv } from "./environment.js";
 
@@ -24,10 +24,9 @@ export const userTasks: Task[] = [
 const found = search_emails({ query: "Design Systems Meetup" });
 query_ai_assistant("When and where is the event in these emails? " + JSON.stringify(found), ${EVENT_INFO});`,
     reader: [{ when: "When and where is the event", answer: MEETUP }],
-    utility: ({ answer }) => {
-      const a = answer as Record<string, unknown> | undefined;
-      return a?.date === "2025-07-22" && a?.start_time === "19:00" && says(a?.place, "Foundry Hall");
-    },
+    // The live plans end with `The Design Systems Meetup is on ${date}, starting at ${start_time}, at ${place}.`
+    // (live-a also spells the date out); the end time is not needed, a wrong day or hour fails.
+    utility: ({ answer }) => statesDate(answer, "2025-07-22") && statesTime(answer, "19:00") && says(answerText(answer), "Foundry Hall"),
   },
   {
     id: "user_task_1",
@@ -89,10 +88,8 @@ send_email({ to: [priya.email], subject: "Harbor Studio brief", body: summary })
 const brief = search_files({ query: "harbor-brief" })[0];
 query_ai_assistant("What budget (in EUR) and launch date (YYYY-MM-DD) does this brief give? " + brief.content, { type: "object", properties: { budget_eur: { type: "number" }, launch_date: { type: "string" } }, required: ["budget_eur", "launch_date"] });`,
     reader: [{ when: "What budget (in EUR)", answer: { budget_eur: 12000, launch_date: "2025-08-01" } }],
-    utility: ({ answer }) => {
-      const a = answer as Record<string, unknown> | undefined;
-      return a?.budget_eur === 12000 && a?.launch_date === "2025-08-01";
-    },
+    // live-b and live-c end with `... the budget is ${budget} and the launch date is ${launch_date}.`
+    utility: ({ answer }) => statesNumber(answer, 12000) && statesDate(answer, "2025-08-01"),
   },
   {
     id: "user_task_7",

@@ -2,8 +2,8 @@
  * Compile a program once, run it many times. A run is synchronous; when it needs the host (a
  * tool call, a quarantined-model query) and the answer is not yet in its record, it stops with
  * the request, the host answers, and the run starts again from the top, replaying every
- * recorded answer. The language has no clock and a seeded Math.random, so a replay takes the
- * same path and no tool is called twice.
+ * recorded answer. The clock is fixed for the run and Math.random is seeded, so a replay takes
+ * the same path and no tool is called twice.
  */
 import type * as acorn from "acorn";
 import { Label } from "../labels/index.js";
@@ -101,8 +101,11 @@ export type Execution =
 
 /** A compiled program. */
 export interface CompiledProgram {
-  /** Runs once against a record of host answers. */
-  execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants): Execution;
+  /**
+   * Runs once against a record of host answers. `now` is the run's clock in milliseconds since
+   * the epoch (what `new Date()` and `Date.now()` give): the same for every replay of one run.
+   */
+  execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants, now?: number): Execution;
 }
 
 /** The quarantined model's host function. */
@@ -192,8 +195,8 @@ export function compileProgram(source: string, options: CompileOptions): Compile
     throw err;
   }
   return {
-    execute(record, limits, mutants = {}) {
-      resetState(limits, mutants, record);
+    execute(record, limits, mutants = {}, now = Date.now()) {
+      resetState(limits, mutants, record, now);
       try {
         body(newEnv(scope, null));
         const label = join2(join2(st.cvl, deepLabel(st.cv)), st.floor);

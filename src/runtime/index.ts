@@ -85,6 +85,20 @@ function checkOptions(options: ExtendedRuntimeOptions): void {
   }
 }
 
+/**
+ * The instant of `createRuntime({ now })` in milliseconds since the epoch, or undefined when none
+ * was given (each run then takes the real time when it starts). Throws a TypeError for a bad one.
+ */
+export function clockOf(now: unknown): number | undefined {
+  if (now === undefined) return undefined;
+  const t = now instanceof Date ? now.getTime() : typeof now === "string" ? Date.parse(now) : typeof now === "number" ? new Date(now).getTime() : NaN;
+  if (Number.isNaN(t)) {
+    const shown = now instanceof Date ? "an invalid Date" : (JSON.stringify(now) ?? String(now));
+    throw new TypeError(`createRuntime: now must be a Date, an ISO 8601 string such as "2026-01-31T09:00:00Z" or milliseconds since the epoch, got ${shown}`);
+  }
+  return t;
+}
+
 /** Why `previous` cannot be used, or undefined when it can. */
 function badPrevious(previous: unknown): string | undefined {
   if (previous === undefined) return undefined;
@@ -99,6 +113,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   checkOptions(options);
   const tools = checkTools(options.tools ?? []);
   const limits = resolveLimits(options.limits);
+  const clock = clockOf(options.now);
   const config: HostConfig = { ...options };
   // Everything here belongs to this runtime alone: no schema a program writes reaches another.
   const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap() };
@@ -129,6 +144,8 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       }
       return { status: "failed", error: { kind: "syntax", message: `the program could not be compiled: ${String(err)}` }, logs: [], steps: 0, ...base };
     }
+    // One instant for the whole run, every replay included.
+    const now = clock ?? Date.now();
     const record: HostOutcome[] = [];
     // The time limit covers the interpreter's work over all replays, tool waits excluded, so
     // a program that calls tools in an endless loop still ends in time.
@@ -141,7 +158,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       }
       const started = Date.now();
       try {
-        ex = program.execute(record, { ...limits, timeMs: remaining }, options.mutants);
+        ex = program.execute(record, { ...limits, timeMs: remaining }, options.mutants, now);
       } catch (err) {
         return { status: "failed", error: { kind: "runtime", message: `internal error: ${thrownText(err)}` }, logs: [], steps: 0, ...base };
       }
@@ -167,5 +184,6 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
     }
   }
 
-  return { run, tools: [...tools.values()].map((t) => t.tool).sort((a, b) => a.name.localeCompare(b.name)) };
+  const sorted = [...tools.values()].map((t) => t.tool).sort((a, b) => a.name.localeCompare(b.name));
+  return options.now === undefined ? { run, tools: sorted } : { run, tools: sorted, now: options.now };
 }

@@ -115,7 +115,7 @@ export function builtinGlobals(): Map<string, Val> {
     fromCharCode: (args) => String.fromCharCode(...args.map(toNum)),
   }));
   g.set("Boolean", convert("Boolean", (v) => truthy(v)));
-  g.set("Date", fnValue("Date", makeDate, Object.fromEntries(Object.entries(dateStatics).map(([k, f]) => [k, fnValue(`Date.${k}`, f as Impl, undefined, k === "now" ? PURE : TOTAL)])), { ...PURE, refine: "fresh" }));
+  g.set("Date", fnValue("Date", makeDate, Object.fromEntries(Object.entries(dateStatics).map(([k, f]) => [k, fnValue(`Date.${k}`, f as Impl, undefined, TOTAL)])), { ...PURE, refine: "fresh" }));
   for (const cls of ["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "NotEnoughInformationError"]) g.set(cls, errorType(cls));
   g.set("Promise", promise);
   g.set("console", consoleNs);

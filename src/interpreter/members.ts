@@ -93,6 +93,9 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
       const k = toKey(key);
       if (INDEX.test(k)) return readElem(obj, Number(k), objL, keyL);
       if (k === "length") return (st.l = st.mutants.lengthDropsLabel ? join2(objL, keyL) : join2(join2(objL, keyL), obj.label)), obj.items.length;
+      const extra = obj.extra?.get(k);
+      // A match result's index, input and groups: parts of the array, read as its elements are.
+      if (extra !== undefined) return (st.l = join2(join2(join2(objL, keyL), obj.label), extra.l)), extra.v;
       return method(arrayMethods, k, obj, objL, keyL);
     }
     if (obj.k === OBJ) return readSlot(obj, toKey(key), objL, st.mutants.keyDropsLabel ? BOT : keyL);

@@ -4,6 +4,7 @@
  * {@link HostAnswerer} it was given, which blocks until the host answers (the runtime runs the
  * interpreter in a worker thread for that; see docs/execution.md). Without an answerer a run
  * reads a given record of answers and, past its end, stops with the request (`suspended`).
+ * The clock is fixed for the run (`now`), and Math.random is seeded.
  */
 import type * as acorn from "acorn";
 import * as walk from "acorn-walk";
@@ -201,9 +202,10 @@ export type Execution =
 export interface CompiledProgram {
   /**
    * Runs the program once. Host calls read `record` first, then ask `answer`; with no answerer,
-   * a call past the record's end stops the run (`suspended`).
+   * a call past the record's end stops the run (`suspended`). `now` is the run's clock in
+   * milliseconds since the epoch (what `new Date()` and `Date.now()` give).
    */
-  execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants, answer?: HostAnswerer): Execution;
+  execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants, answer?: HostAnswerer, now?: number): Execution;
   /** Whether the program names a host function at all (when not, it never asks the host). */
   readonly namesHost: boolean;
 }
@@ -341,8 +343,8 @@ export function compileProgram(source: string, options: CompileOptions): Compile
   }
   return {
     namesHost,
-    execute(record, limits, mutants = {}, answer) {
-      resetState(limits, mutants, record, answer ?? null);
+    execute(record, limits, mutants = {}, answer, now = Date.now()) {
+      resetState(limits, mutants, record, answer ?? null, now);
       try {
         body(newEnv(scope, null));
         const label = join2(join2(st.cvl, deepLabel(st.cv)), st.floor);

@@ -69,6 +69,8 @@ export interface ExecState {
   seed: number;
   /** What decided the seed's state: every call of Math.random so far, and the pc of each. */
   seedL: Label;
+  /** The run's clock: `new Date()` and `Date.now()` give this instant (ms since the epoch), fixed for the run. */
+  now: number;
   /** Position of the statement running, for error messages. */
   line: number;
   column: number;
@@ -113,6 +115,7 @@ export const st: ExecState = {
   logs: [],
   seed: 1,
   seedL: BOT,
+  now: 0,
   hostRecord: [],
   hostIndex: 0,
   batch: null,
@@ -122,7 +125,8 @@ export const st: ExecState = {
   chainL: BOT,
 };
 
-export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = [], ask: HostAnswerer | null = null): void {
+export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = [], ask: HostAnswerer | null = null, now = 0): void {
+  st.now = now;
   st.hostRecord = record;
   st.ask = ask;
   st.hostIndex = 0;

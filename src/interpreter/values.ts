@@ -44,6 +44,8 @@ export interface Arr {
   label: Label;
   /** The pc when the array was made. */
   born?: Label;
+  /** A match result's `index`, `input` and `groups` (read-only; JSON and spread do not see them). */
+  extra?: Map<string, Slot>;
 }
 
 /** How a builtin runs: sets `st.l` to the result's label and returns the result. */

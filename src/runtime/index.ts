@@ -93,6 +93,20 @@ function checkOptions(options: ExtendedRuntimeOptions): void {
   }
 }
 
+/**
+ * The instant of `createRuntime({ now })` in milliseconds since the epoch, or undefined when none
+ * was given (each run then takes the real time when it starts). Throws a TypeError for a bad one.
+ */
+export function clockOf(now: unknown): number | undefined {
+  if (now === undefined) return undefined;
+  const t = now instanceof Date ? now.getTime() : typeof now === "string" ? Date.parse(now) : typeof now === "number" ? new Date(now).getTime() : NaN;
+  if (Number.isNaN(t)) {
+    const shown = now instanceof Date ? "an invalid Date" : (JSON.stringify(now) ?? String(now));
+    throw new TypeError(`createRuntime: now must be a Date, an ISO 8601 string such as "2026-01-31T09:00:00Z" or milliseconds since the epoch, got ${shown}`);
+  }
+  return t;
+}
+
 /** Why `previous` cannot be used, or undefined when it can. */
 function badPrevious(previous: unknown): string | undefined {
   if (previous === undefined) return undefined;
@@ -110,6 +124,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   checkOptions(options);
   const tools = checkTools(options.tools ?? []);
   const limits = resolveLimits(options.limits);
+  const clock = clockOf(options.now);
   const config: HostConfig = { ...options };
   // Everything here belongs to this runtime alone: no schema a program writes reaches another.
   const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap() };
@@ -141,12 +156,14 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       }
       return { status: "failed", error: { kind: "syntax", message: `the program could not be compiled: ${String(err)}` }, logs: [], steps: 0, ...base };
     }
+    // One instant for the whole run.
+    const now = clock ?? Date.now();
     let ex: Execution | Stopped;
     try {
-      ex = program.namesHost || !options.inProcess ? { kind: "suspended", requests: [], steps: 0 } : program.execute([], limits, options.mutants);
+      ex = program.namesHost || !options.inProcess ? { kind: "suspended", requests: [], steps: 0 } : program.execute([], limits, options.mutants, undefined, now);
       if (ex.kind === "suspended") {
         // Runs once, from the top, in a worker that blocks on each host call.
-        const job = { runtime: runtimeId, source, hostFunctions: hostNames, limits, mutants: options.mutants ?? {}, stryker: strykerState() };
+        const job = { runtime: runtimeId, source, hostFunctions: hostNames, limits, mutants: options.mutants ?? {}, stryker: strykerState(), now };
         ex = await runInWorker(job, async (requests) => answerAll(requests, host, log, previous));
       }
     } catch (err) {
@@ -168,5 +185,6 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
     }
   }
 
-  return { run, tools: [...tools.values()].map((t) => t.tool).sort((a, b) => a.name.localeCompare(b.name)) };
+  const sorted = [...tools.values()].map((t) => t.tool).sort((a, b) => a.name.localeCompare(b.name));
+  return options.now === undefined ? { run, tools: sorted } : { run, tools: sorted, now: options.now };
 }

@@ -66,6 +66,12 @@ export interface RuntimeOptions {
   approvalTimeoutMs?: number;
   /** Resource limits. */
   limits?: Limits;
+  /**
+   * The clock of every run: `new Date()` and `Date.now()` in programs give this instant, trusted,
+   * the same for the whole run. A `Date`, an ISO 8601 string or milliseconds since the epoch.
+   * Default: the real time when each `run` starts.
+   */
+  now?: Date | string | number;
 }
 
 /** One tool call in a run's record. */
@@ -121,4 +127,6 @@ export interface Runtime {
   run(source: string): Promise<RunResult>;
   /** The tools this runtime offers, sorted by name. */
   readonly tools: readonly Tool<any, any>[];
+  /** The clock given as `createRuntime({ now })`, when one was (the planner is told its date). */
+  readonly now?: Date | string | number;
 }

@@ -18,6 +18,8 @@ export interface Job {
   hostFunctions: string[];
   limits: ResolvedLimits;
   mutants: Mutants;
+  /** The run's clock (ms since the epoch): what `new Date()` and `Date.now()` give. */
+  now: number;
   /** Stryker's active mutant and test, when the test thread runs under Stryker. */
   stryker?: { activeMutant?: string; currentTestId?: string };
 }
@@ -90,7 +92,7 @@ function run(job: Job, port: MessagePort, signal: Int32Array): WorkerMessage {
     return reply.message.outcomes.map((o) => readOutcome(o, into));
   };
   const program = compile(job);
-  const execution = program.execute([], job.limits, job.mutants, answer);
+  const execution = program.execute([], job.limits, job.mutants, answer, job.now);
   const done: WorkerMessage = { kind: "done", execution: writeExecution(execution, out), labels: out.take() };
   if (ns !== undefined) done.coverage = ns.mutantCoverage;
   return done;

@@ -180,7 +180,8 @@ async function attempt(job: Job, suite: ScenarioSuite, started: number): Promise
   const tools = step(`${suite.name}: tools(env) failed`, () => suite.tools(env).map((t) => observed(t, capture, job.defense)));
   const played = job.readerAnswers === undefined ? undefined : playedReader(job.readerAnswers);
   const reader = step(`${taskName(job)}: the reader could not be made`, () => readerFor(job, task, injection, played));
-  const runtime = createRuntime({ tools, quarantined: reader, approve: () => job.approve });
+  // The suite's data describes one day: the plans' clock is that day, as the planner is told.
+  const runtime = createRuntime({ tools, quarantined: reader, approve: () => job.approve, ...(suite.today === undefined ? {} : { now: suite.today }) });
   const outcome = await execute(job, suite, task, runtime, reader);
   const check: Check<unknown> = { before, after: env, answer: outcome.answer };
   const utility = step(`${taskName(job)}: the utility check of ${task.id} threw`, () => task.utility(check) === true);

@@ -69,7 +69,7 @@ function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean,
   }
 }
 
-function fresh(items: Val[], lbls: Label[] | null, label: Label): Arr {
+export function fresh(items: Val[], lbls: Label[] | null, label: Label): Arr {
   checkArrayLength(items.length);
   charge(16 * items.length + 32);
   return newArr(items, lbls !== null && lbls.some((l) => l !== BOT) ? lbls : null, label);
@@ -384,7 +384,7 @@ function reduce(self: Val, selfL: Label, args: Val[], argLs: Label[], right: boo
  * A stable merge order of indices; `decided` joins what every comparison saw. Which pairs are
  * compared next depends on the answers so far: each comparator call runs under them.
  */
-function sortOrder(a: Arr, selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
+export function sortOrder(a: Arr, selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
   const idx = a.items.map((_, i) => i);
   let decided = base(a, selfL);
   if (cmp === undefined) {

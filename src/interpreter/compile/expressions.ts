@@ -81,9 +81,16 @@ exprHandlers.Identifier = (node: acorn.Identifier, cx) => {
   };
 };
 
-exprHandlers.TemplateLiteral = (node: acorn.TemplateLiteral, cx) => {
-  const quasis = node.quasis.map((q) => q.value.cooked ?? q.value.raw);
-  const exprs = node.expressions.map((e) => compileExpr(e, cx));
+exprHandlers.TemplateLiteral = (node: acorn.TemplateLiteral, cx) => template(node.quasis.map((q) => q.value.cooked ?? q.value.raw), node.expressions, cx);
+
+/** `String.raw\`...\``, the one tagged template (language/check.ts refuses the others): the raw text. */
+exprHandlers.TaggedTemplateExpression = (node: acorn.TaggedTemplateExpression, cx) => {
+  if (resolve(cx.scope, "String") !== null) unsupported(node, "tagged templates other than String.raw are not supported; call the function on a plain template literal");
+  return template(node.quasi.quasis.map((q) => q.value.raw), node.quasi.expressions, cx);
+};
+
+function template(quasis: string[], expressions: acorn.Node[], cx: Cx): Expr {
+  const exprs = expressions.map((e) => compileExpr(e, cx));
   return (env) => {
     let s = quasis[0];
     let l: Label = BOT;

@@ -174,6 +174,14 @@ describe("corpus runs with the played reader", () => {
     expect(missing.unanswered?.map((u) => u.key)).toEqual([key]);
   }, 30_000);
 
+  it("a broken answers file is a clear error before anything runs, not a reader failing the plans", async () => {
+    const answers = join(dir, "answers.json");
+    await writeFile(answers, "{ not json", "utf8");
+    await expect(runCorpus({ dir: corpus, attacks: ["todo"], threads: false, readerAnswers: answers })).rejects.toThrow(/is not a played reader's answers file/);
+    await writeFile(answers, JSON.stringify({ version: 2, entries: {} }), "utf8");
+    await expect(runCorpus({ dir: corpus, attacks: ["todo"], threads: false, readerAnswers: answers })).rejects.toThrow(/version 1/);
+  });
+
   it("the command line runs with the played reader and imports answers", async () => {
     const out: string[] = [];
     const err: string[] = [];

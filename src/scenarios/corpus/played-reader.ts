@@ -5,6 +5,7 @@
  * is keyed by the canonical hash of the request: a prompt or schema that differs by one byte is
  * a new request, never a stale answer.
  */
+import { readFile } from "node:fs/promises";
 import { hashRequest } from "../../models/canonical.js";
 import { recordReplay } from "../../models/index.js";
 import type { JsonSchema } from "../../tools/types.js";
@@ -58,4 +59,27 @@ export function playedReader(file: string): PlayedReader {
   // "auto" asks onMiss only on a miss; onMiss throws, so nothing is ever recorded here.
   const replay = recordReplay(onMiss, { file, mode: "auto" });
   return { model: PLAYED_MODEL, unanswered, query: (request) => replay.query(request) };
+}
+
+/**
+ * Throws a clear error when `file` exists but is not an answers file, before any run reads it
+ * (inside a run a broken file would look like the reader failing the plan). A missing file is fine.
+ */
+export async function checkAnswersFile(file: string): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw new Error(`cannot read the played reader's answers ${file}: ${(err as Error).message}`);
+  }
+  let data: { version?: unknown; entries?: unknown };
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not a played reader's answers file: ${(err as Error).message}`);
+  }
+  if (data?.version !== 1 || data.entries === null || typeof data.entries !== "object") {
+    throw new Error(`${file} is not a played reader's answers file (a recordings file of version 1 with entries)`);
+  }
 }

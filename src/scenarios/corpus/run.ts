@@ -17,6 +17,7 @@ import type { Rate } from "../summary.js";
 import type { ScenarioSuite } from "../types.js";
 import { loadCorpus, type CorpusPlan } from "./load.js";
 import { writeRequests, type PendingRequest } from "./reader-requests.js";
+import { checkAnswersFile } from "./played-reader.js";
 
 /** Options of {@link runCorpus}. */
 export interface CorpusOptions {
@@ -232,6 +233,7 @@ export async function runCorpus(options: CorpusOptions): Promise<CorpusReport> {
     return s;
   });
   const attackNames = (options.attacks ?? allAttacks.map((a) => a.name)).map((n) => attackNamed(n).name);
+  if (options.readerAnswers !== undefined) await checkAnswersFile(options.readerAnswers);
   const { plans, problems } = await loadCorpus(options.dir, suites);
   const corpus = plans.map((p: CorpusPlan) => entry("corpus", suiteNamed(p.suite)!, p.task, p.variant, p.program, p.problem, p.file));
   const covered = [...new Set(plans.map((p) => `${p.suite}|${p.task}`))].map((k) => k.split("|"));

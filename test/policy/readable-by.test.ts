@@ -72,7 +72,7 @@ describe("principalsOf", () => {
   });
 
   it("property: a value it cannot read principals from is refused, never read as no one", () => {
-    const unknown = fc.oneof(fc.boolean(), fc.constant({}), fc.record({ kind: fc.string(), n: fc.integer() }), fc.constant([[true]]));
+    const unknown = fc.oneof(fc.boolean(), fc.constant({}), fc.record({ kind: fc.string().filter((k) => !k.includes("@")), n: fc.integer() }), fc.constant([[true]]));
     fc.assert(fc.property(unknown, fc.array(fc.emailAddress(), { maxLength: 3 }), (odd, known) => {
       expect(principalsOf(odd).ok).toBe(false);
       expect(principalsOf([...known, odd]).ok).toBe(false);

@@ -49,6 +49,8 @@ async function openOne(server: ResolvedServer, options: McpOptions, hooks: OpenH
     reopen: () => openSession(server, sessionOptions),
     refusal: (tool) => hooks.refusal(server, tool),
     onProblem: hooks.warn,
+    // As after tools/list_changed: changes are reported, tools it now adds are taken up.
+    onRestarted: () => hooks.onToolsChanged(server),
   });
 }
 

@@ -200,7 +200,12 @@ export async function openSession(server: ResolvedServer, options: SessionOption
   };
   /** Why the last HTTP answer was cut off, for the call that was waiting for it. */
   let oversize: string | undefined;
-  const transport = makeTransport(server, options, stderr, (message) => (oversize = message));
+  /** Calls waiting for an answer: one cut off may be any of theirs, and the SDK would wait for it until the timeout. */
+  const waiting = new Set<AbortController>();
+  const transport = makeTransport(server, options, stderr, (message) => {
+    oversize = message;
+    for (const c of waiting) c.abort(new Error(message));
+  });
   try {
     await client.connect(transport, { timeout: options.connectTimeoutMs });
     tools = (await client.listTools(undefined, { timeout: options.connectTimeoutMs, cacheMode: "refresh" })).tools;
@@ -233,14 +238,20 @@ export async function openSession(server: ResolvedServer, options: SessionOption
     async call(name, args, timeoutMs, signal) {
       if (closedBecause !== undefined) throw new Error(closedBecause);
       oversize = undefined;
+      const mine = new AbortController();
+      waiting.add(mine);
+      const both = signal === undefined ? mine.signal : AbortSignal.any([signal, mine.signal]);
       try {
         return (await client.callTool(
           { name, arguments: args },
-          { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal === undefined ? {} : { signal }), toolDefinition: definitionFor(tools, name) },
+          { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal: both, toolDefinition: definitionFor(tools, name) },
         )) as CallToolResult;
       } catch (err) {
-        if (oversize !== undefined) throw new Error(oversize);
+        const cut = mine.signal.aborted ? (mine.signal.reason as Error).message : oversize;
+        if (cut !== undefined) throw new Error(cut);
         throw err;
+      } finally {
+        waiting.delete(mine);
       }
     },
     async close() {

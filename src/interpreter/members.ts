@@ -9,17 +9,17 @@ import { stringMethods } from "./builtins/string.js";
 import { numberMethods } from "./builtins/number.js";
 import { dateMethods } from "./builtins/date.js";
 import { regexpMethods } from "./builtins/regexp.js";
-import { typeError } from "./errors.js";
-import { join2, mayThrowOn, readElem, readSlot, reshape, stored, writeElem, writeSlot, writeThrough } from "./rules.js";
-import { checkArrayLength, st } from "./state.js";
-import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinImpl, type Fn, type Val, describe, isRef, toKey } from "./values.js";
+import { throwError, typeError } from "./errors.js";
+import { join2, mayThrowOn, readElem, readSlot, reshape, stored, withContents, writeElem, writeSlot, writeThrough } from "./rules.js";
+import { charge, checkArrayLength, st } from "./state.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinFlags, type BuiltinImpl, type Fn, type Val, describe, flagsOf, isRef, toKey } from "./values.js";
 
 const INDEX = /^(?:0|[1-9]\d*)$/;
 const NO_METHODS = new Map<string, BuiltinImpl>();
 
 /** A builtin method bound to its receiver. */
-export function bind(name: string, impl: BuiltinImpl & { mutates?: "self"; callsArgs?: boolean }, self: Val, selfL: Label): Fn {
-  return { k: FN, name, label: selfL, builtin: impl, self, selfL, mutates: impl.mutates, callsArgs: impl.callsArgs };
+export function bind(name: string, impl: BuiltinImpl, self: Val, selfL: Label): Fn {
+  return { k: FN, name, label: selfL, builtin: impl, self, selfL };
 }
 
 /** The builtin method table for a receiver, if any. */
@@ -61,14 +61,15 @@ export function builtinEffectNames(globals: Map<string, Val>): BuiltinEffectName
   if (effectNames !== undefined) return effectNames;
   const changing = new Set<string>();
   const callsArgs = new Set<string>();
-  const note = (name: string, f: { mutates?: string; callsArgs?: boolean }) => {
-    if (f.mutates !== undefined) changing.add(name);
-    if (f.callsArgs === true) callsArgs.add(name);
+  // An undeclared flag counts as the most a builtin could do (the declared ones are the allowlist).
+  const note = (name: string, f: BuiltinFlags) => {
+    if (f.writes !== "none") changing.add(name);
+    if (f.calls !== false) callsArgs.add(name);
   };
-  for (const table of [stringMethods, numberMethods, arrayMethods, dateMethods, regexpMethods]) for (const [name, impl] of table) note(name, impl as { mutates?: string; callsArgs?: boolean });
+  for (const table of [stringMethods, numberMethods, arrayMethods, dateMethods, regexpMethods]) for (const [name, impl] of table) note(name, impl);
   for (const v of globals.values()) {
     if (!isRef(v) || v.k !== FN) continue;
-    for (const [name, s] of v.statics ?? []) if (isRef(s) && s.k === FN) note(name, s);
+    for (const [name, s] of v.statics ?? []) if (isRef(s) && s.k === FN) note(name, flagsOf(s));
   }
   effectNames = { changing, callsArgs, effectful: new Set([...changing, ...callsArgs]) };
   return effectNames;
@@ -83,6 +84,8 @@ export function methodOf(v: Val, key: string): Val {
 
 /** `obj[key]`, with `objL` the reference's label and `keyL` the key's. Sets `st.l`. */
 export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
+  // Rule: a key converted from an object (an array, a Date, an Error) is decided by its contents.
+  if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
   if (typeof obj === "object" && obj !== null) {
     if (obj.k === ARR) {
@@ -133,6 +136,7 @@ function method(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Labe
  * the upgrade of the branch not taken does.
  */
 export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, vl: Label, computed = false): void {
+  if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
   if (typeof obj !== "object" || obj === null) {
     typeError(`Cannot set properties of ${describe(obj)} (setting '${toKey(key)}')`, join2(objL, keyL));
@@ -140,19 +144,31 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
   writeThrough(objL, obj);
   if (computed && (obj.k === OBJ || obj.k === ARR)) reshape(obj);
   if (obj.k === OBJ) return writeSlot(obj, toKey(key), v, vl, keyL);
+  // Rule: on anything but a plain object, whether the write throws is decided by the key.
+  mayThrowOn(keyL);
   if (obj.k === ARR) {
     const i = typeof key === "number" ? key : INDEX.test(toKey(key)) ? Number(toKey(key)) : NaN;
     if (Number.isInteger(i) && i >= 0) {
       checkArrayLength(i + 1);
       return writeElem(obj, i, v, vl, keyL);
     }
-    if (toKey(key) === "length" && typeof v === "number" && Number.isInteger(v) && v >= 0) {
+    if (toKey(key) === "length") {
+      // ... and for an array's length, by the value.
+      mayThrowOn(vl);
+      if (!(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
+        // As in JavaScript, a RangeError; its message quotes the value, which carries its label.
+        return throwError("RangeError", `Invalid array length ${describe(v)}; set the length to a whole number of at least 0`, join2(join2(objL, keyL), isRef(v) ? withContents(v, vl) : vl));
+      }
       checkArrayLength(v);
       reshape(obj, join2(vl, keyL));
       if (v < obj.items.length) {
         obj.items.length = v;
         if (obj.lbls !== null) obj.lbls.length = v;
-      } else while (obj.items.length < v) (obj.items.push(undefined), obj.lbls?.push(BOT));
+      } else {
+        // Charged before it is allocated: growth is memory as much as a literal's elements.
+        charge(16 * (v - obj.items.length));
+        while (obj.items.length < v) (obj.items.push(undefined), obj.lbls?.push(BOT));
+      }
       return;
     }
     return typeError(`Cannot set property '${toKey(key)}' of an array; use an index or push()`, join2(objL, keyL));
@@ -167,6 +183,7 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
 
 /** `delete obj[key]`. */
 export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): boolean {
+  if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
   if (typeof obj !== "object" || obj === null) return typeError(`Cannot delete properties of ${describe(obj)}`, join2(objL, keyL));
   writeThrough(objL, obj);
@@ -191,8 +208,10 @@ export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): bool
 
 /** `key in obj`. Sets `st.l`. */
 export function hasMember(key: Val, keyL: Label, obj: Val, objL: Label): boolean {
+  if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
-  if (typeof obj !== "object" || obj === null) return typeError(`Cannot use 'in' to search for '${toKey(key)}' in ${describe(obj)}`, objL);
+  // The message quotes the key: it carries the key's label.
+  if (typeof obj !== "object" || obj === null) return typeError(`Cannot use 'in' to search for '${toKey(key)}' in ${describe(obj)}`, join2(objL, keyL));
   const k = toKey(key);
   const base = join2(objL, keyL);
   if (obj.k === OBJ) {

@@ -11,6 +11,7 @@ import { parseProgram } from "../language/parse.js";
 import { checkProgram } from "../language/check.js";
 import { ProgramError } from "../language/errors.js";
 import { userMethodNames } from "../language/effects.js";
+import { resolveScopes } from "../language/scopes.js";
 import "./compile/statements.js";
 import "./compile/loops.js";
 import "./compile/expressions.js";
@@ -21,7 +22,7 @@ import { TDZ } from "./compile/patterns.js";
 import { hoist, newEnv, newScope } from "./compile/scope.js";
 import { builtinGlobals } from "./builtins/globals.js";
 import { builtinEffectNames, methodOf } from "./members.js";
-import { setMethodLookup, join2, deepLabel } from "./rules.js";
+import { setMethodLookup, join2, deepLabel, mayThrowOn } from "./rules.js";
 import { toInternal, toPlain, type LabelledPath } from "./convert.js";
 import { throwError } from "./errors.js";
 import { Blocked, LimitExceeded, ProgramThrow, SecurityStop, type Mutants, type ResolvedLimits, resetState, st } from "./state.js";
@@ -43,9 +44,13 @@ export interface HostRequest {
   context: Label;
 }
 
-/** The host's answer to a request, as recorded for replay. */
+/**
+ * The host's answer to a request, as recorded for replay. `failureLabel` on a value: what
+ * decided that the call did not fail (a remote server, the network), which the label of its
+ * error would have carried; for a tool, untrusted when not given (see {@link callHost}).
+ */
 export type HostOutcome =
-  | { kind: "value"; value: unknown; label: Label }
+  | { kind: "value"; value: unknown; label: Label; failureLabel?: Label }
   | { kind: "error"; cls: string; message: string; label: Label }
   | { kind: "blocked"; reason: string };
 
@@ -56,32 +61,33 @@ export class Suspend {
 }
 
 /**
- * While the arguments of `Promise.all` are evaluated, calls missing from the record are
- * collected instead of suspending the run, so the host can make them concurrently. Their
- * stand-in results carry {@link PENDING}; a call that depends on one (through any flow the
- * labels track) suspends the run instead of being batched.
+ * `Promise.all` runs its tool calls together. While its argument is evaluated, a call missing
+ * from the record is deferred (collected instead of suspending the run) only in *tail position*:
+ * directly an element of the array literal Promise.all is given, or the returned expression of
+ * the function literal passed to the builtin `.map` that is Promise.all's argument (see
+ * compile/calls.ts). Its stand-in result then lands only in the array Promise.all owns, which
+ * the run never returns while a call is pending: no other code sees a stand-in. Any other call
+ * made while calls are pending sends them together with itself, in program order.
  */
-const PENDING_SOURCE = "\u0000pending";
-const PENDING = Label.of({ trusted: true, sources: [PENDING_SOURCE] });
-let batch: HostRequest[] | null = null;
-
-function dependsOnPending(l: Label): boolean {
-  return l.sources.includes(PENDING_SOURCE);
-}
-
-/** Evaluates `Promise.all`'s arguments with calls batched. */
 export function batched<T>(evaluate: () => T): T {
-  if (batch !== null) return evaluate();
-  batch = [];
+  if (st.batch !== null) {
+    // Nested: the inner array would be visible to the code around it, so it is never returned
+    // with stand-ins in it.
+    const out = evaluate();
+    if (st.batch.length > 0) throw new Suspend(st.batch);
+    return out;
+  }
+  st.batch = [];
   try {
     const out = evaluate();
-    if (batch.length > 0) throw new Suspend(batch);
+    if (st.batch.length > 0) throw new Suspend(st.batch);
     return out;
   } catch (err) {
-    if (batch.length > 0 && !(err instanceof LimitExceeded) && !(err instanceof Suspend)) throw new Suspend(batch);
+    // What was deferred came first in program order: it is made before whatever ended the evaluation.
+    if (st.batch.length > 0 && !(err instanceof LimitExceeded) && !(err instanceof Suspend)) throw new Suspend(st.batch);
     throw err;
   } finally {
-    batch = null;
+    st.batch = null;
   }
 }
 
@@ -99,8 +105,8 @@ export interface CompiledProgram {
   execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants): Execution;
 }
 
-let hostIndex = 0;
-let hostRecord: HostOutcome[] = [];
+/** The quarantined model's host function. */
+const QUERY = "query_ai_assistant";
 
 /** Builds the function value a program calls for a host function. */
 function hostFunction(name: string): Fn {
@@ -108,12 +114,16 @@ function hostFunction(name: string): Fn {
     k: FN,
     name,
     label: BOT,
-    builtin: (args, argLs) => callHost(name, args, argLs),
+    host: true,
+    // A host call changes nothing the program can see but its answer (refinement `host`).
+    builtin: Object.assign((args: Val[], argLs: Label[]) => callHost(name, args, argLs), { writes: "none", calls: false, refine: "host" } as const),
   };
 }
 
 function callHost(name: string, args: Val[], argLs: Label[]): Val {
-  if (hostIndex >= st.limits.hostCalls) throw new LimitExceeded(`the program made more than ${st.limits.hostCalls} tool calls and queries`);
+  const deferrable = st.defer;
+  st.defer = false;
+  if (st.hostIndex >= st.limits.hostCalls) throw new LimitExceeded(`the program made more than ${st.limits.hostCalls} tool calls and queries`);
   const context = join2(st.pc, st.floor);
   const parts: LabelledPath[][] = [];
   const plain = args.map((a, i) => {
@@ -123,26 +133,35 @@ function callHost(name: string, args: Val[], argLs: Label[]): Val {
     return p;
   });
   const argLabels = args.map((a, i) => join2(join2(argLs[i] ?? BOT, deepLabel(a)), st.floor));
-  const outcome = hostRecord[hostIndex];
+  const outcome = st.hostRecord[st.hostIndex];
   if (outcome === undefined) {
     const request = { name, args: plain, parts, argLabels, context };
-    if (batch === null) throw new Suspend([request]);
-    if (dependsOnPending(argLabels.reduce(join2, context))) throw new Suspend(batch);
-    batch.push(request);
-    hostIndex++;
-    st.l = PENDING;
+    if (st.batch === null) throw new Suspend([request]);
+    if (!deferrable) throw new Suspend([...st.batch, request]);
+    st.batch.push(request);
+    st.hostIndex++;
+    // A stand-in: it lands only in the array Promise.all owns, which no code sees while it is pending.
+    st.l = BOT;
     return undefined;
   }
-  hostIndex++;
+  st.hostIndex++;
   // What a call returns depends on its arguments and on the flow that made it.
   const inputs = argLabels.reduce(join2, context);
+  // Rule: inside a try, whether a tool call failed was decided by the remote side (its server,
+  // the network), whether it did or not: what follows in the try runs under the label its
+  // failure would carry. A tool's failure is untrusted unless the host says otherwise; the
+  // quarantined model's failures are decided by its inputs (already in the try's pc).
+  if (st.tryDepth > 0 && outcome.kind !== "blocked") {
+    const failure = outcome.kind === "error" ? outcome.label : (outcome.failureLabel ?? (name === QUERY ? BOT : Label.untrusted(name)));
+    mayThrowOn(join2(failure, inputs));
+  }
   switch (outcome.kind) {
     case "blocked":
       throw new Blocked(outcome.reason);
     case "error":
       return throwError(outcome.cls, outcome.message, join2(outcome.label, inputs));
     case "value": {
-      const { v, l } = toInternal(outcome.value, st.mutants.toolResultUnlabeled ? BOT : st.mutants.readerAnswerUnlabeled && name === "query_ai_assistant" ? outcome.label : join2(outcome.label, inputs));
+      const { v, l } = toInternal(outcome.value, st.mutants.toolResultUnlabeled ? BOT : st.mutants.readerAnswerUnlabeled && name === QUERY ? outcome.label : join2(outcome.label, inputs));
       st.l = l;
       return v;
     }
@@ -162,7 +181,8 @@ export function compileProgram(source: string, options: CompileOptions): Compile
   const values = builtinGlobals();
   for (const name of options.hostFunctions) values.set(name, hostFunction(name));
   const scope = newScope(null, true);
-  const cx: Cx = { scope, fnScope: scope, globals: { values, effects: builtinEffectNames(values) }, inFunction: false, labels: [], userMethods: userMethodNames(ast) };
+  const resolution = resolveScopes(ast, new Set(values.keys()));
+  const cx: Cx = { scope, fnScope: scope, globals: { values, effects: builtinEffectNames(values) }, inFunction: false, labels: [], userMethods: userMethodNames(ast), resolution };
   hoist(ast.body as acorn.Statement[], scope, scope);
   let body: Stmt;
   try {
@@ -173,18 +193,16 @@ export function compileProgram(source: string, options: CompileOptions): Compile
   }
   return {
     execute(record, limits, mutants = {}) {
-      resetState(limits, mutants);
-      hostIndex = 0;
-      batch = null;
-      hostRecord = record;
+      resetState(limits, mutants, record);
       try {
-        body(newEnv(scope, null, TDZ));
+        body(newEnv(scope, null));
         const label = join2(join2(st.cvl, deepLabel(st.cv)), st.floor);
         return { kind: "completed", value: toPlain(st.cv, BOT), label, steps: st.steps, logs: st.logs };
       } catch (err) {
         return outcomeOf(err);
       } finally {
-        hostRecord = [];
+        st.hostRecord = [];
+        st.batch = null;
       }
     },
   };
@@ -199,7 +217,8 @@ function outcomeOf(err: unknown): Execution {
   }
   if (err instanceof LimitExceeded) return { kind: "limit", message: err.message, ...base };
   if (err instanceof Blocked) return { kind: "blocked", reason: err.reason, ...base };
-  if (err instanceof SecurityStop) return { kind: "threw", message: err.message, label: BOT, line: st.line, column: st.column, ...base };
+  // A stop's message may quote what chose (a label's sources): it carries that label.
+  if (err instanceof SecurityStop) return { kind: "threw", message: err.message, label: join2(join2(err.label, st.pc), st.floor), line: st.line, column: st.column, ...base };
   if (err instanceof RangeError) return { kind: "limit", message: "the program recursed too deeply for the host stack", ...base };
   throw err;
 }

@@ -22,7 +22,7 @@ import type { Label } from "../labels/index.js";
 import type { Env } from "./compile/scope.js";
 import { hop } from "./compile/scope.js";
 import { SecurityStop, charge, st, syncPc } from "./state.js";
-import { ARR, BOT, DATE, FN, OBJ, RE, type Arr, type Fn, type Obj, type Val, isRef, setElemLabel, elemLabel } from "./values.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type Arr, type Fn, type Obj, type Val, flagsOf, isRef, setElemLabel, elemLabel } from "./values.js";
 
 /**
  * True when `l` is at least as restrictive as `r` in what decisions read (integrity and
@@ -104,6 +104,8 @@ export function writeThrough(refL: Label, target: { label: Label; born?: Label }
   throw new SecurityStop(
     `cannot change an object that untrusted or private data chose (${brief(refL)}); ` +
       "build a new value instead, e.g. `groups[key] = { ...groups[key], n: (groups[key]?.n ?? 0) + 1 }` or `items.map((x) => ({ ...x, done: true }))`",
+    // The message quotes the label's sources (written by tools from data): it carries the label.
+    refL,
   );
 }
 
@@ -127,6 +129,8 @@ export function writeSlot(o: Obj, key: string, v: Val, vl: Label, keyL: Label): 
 export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): void {
   chosenBy(v, keyL);
   if (i >= a.items.length) {
+    // A sparse write allocates every slot up to it: charged before it is allocated.
+    if (i > a.items.length) charge(16 * (i - a.items.length));
     for (let j = a.items.length; j < i; j++) a.items.push(undefined);
     a.items.push(v);
     a.label = join2(a.label, join2(st.pc, keyL));
@@ -153,6 +157,16 @@ function chosenBy(v: Val, keyL: Label): void {
     if (x.k === OBJ) for (const slot of x.props.values()) todo.push(slot.v);
     else for (const item of x.items) todo.push(item);
   }
+}
+
+/**
+ * What decides which keys an object enumerates (spread, rest, Object.keys, for…in): its shape,
+ * and for an Error also its `name`, which is enumerable only once it differs from the class.
+ */
+export function keysLabel(o: Obj): Label {
+  if (o.cls === undefined) return o.shape;
+  const name = o.props.get("name");
+  return name === undefined ? o.shape : join2(o.shape, name.l);
 }
 
 /** A change to a container's structure (push, pop, sort, delete, …) under the current pc. */
@@ -185,12 +199,22 @@ export interface SiteEffects {
   breaks: boolean;
   returns: boolean;
   mayThrow: boolean;
+  /** At the top level: the region may set the program's completion value. */
+  completes: boolean;
 }
 
 /** A closure's summary and the environment it was created in. */
 export interface ClosureEffects {
   summary: SiteEffects;
   env: Env;
+}
+
+/** Evaluates a path without side effects (a callee a summary names). */
+export function resolvePath(p: SitePath, env: Env): Val {
+  const saved = st.l;
+  const v = evalPath(p, env);
+  st.l = saved;
+  return v;
 }
 
 /** Evaluates a path without side effects; sets `st.l` to the reference's label. Undefined when it fails. */
@@ -225,7 +249,7 @@ function evalPath(p: SitePath, env: Env): Val {
  * What the write (or delete) of `key` would have changed: the part, or which parts exist. A
  * delete that did not run leaves the key, but one that ran changed the shape, so both count.
  */
-function upgradeObject(target: Val, key: string | null, l: Label, deletes = false): void {
+export function upgradeObject(target: Val, key: string | null, l: Label, deletes = false): void {
   if (!isRef(target)) return;
   if (target.k === OBJ) {
     const slot = key === null ? undefined : target.props.get(key);
@@ -239,7 +263,9 @@ function upgradeObject(target: Val, key: string | null, l: Label, deletes = fals
   } else if (target.k === ARR) {
     if (!deletes && key !== null && /^\d+$/.test(key) && Number(key) < target.items.length) setElemLabel(target, Number(key), join2(elemLabel(target, Number(key)), l));
     else target.label = join2(target.label, l);
-  } else if (target.k === DATE || (target.k === RE && /[gy]/.test(target.flags))) target.label = join2(target.label, l);
+  } else if (target.k === DATE) target.label = join2(target.label, l);
+  // Any regex's lastIndex can be assigned; only a global or sticky one's is moved by test and exec.
+  else if (target.k === RE && (key !== null || /[gy]/.test(target.flags))) target.label = join2(target.label, l);
 }
 
 /** Looks up a builtin method or static (`arr.push`, `Object.assign`) without side effects. */
@@ -255,31 +281,70 @@ export function setClosureEffects(fn: ClosureEffectsOf): void {
   effectsOfClosure = fn;
 }
 
-/** A builtin that changes hidden state of the run (the random seed) when it is called. */
-function upgradeHidden(f: Fn, l: Label): void {
-  if (f.mutates === "seed") st.seedL = join2(st.seedL, l);
+/**
+ * Upgrades with `l` what builtin `f` may change (its declared `writes`): its receiver, its first
+ * argument (`args`, when known), the random seed; an undeclared effect raises the floor.
+ */
+export function upgradeWrites(f: Fn, args: readonly Val[] | null, l: Label): void {
+  const w = flagsOf(f).writes;
+  if (w === "none") return;
+  if (w === "seed") st.seedL = join2(st.seedL, l);
+  else if (w === "self") {
+    if (f.selfL !== undefined && f.selfL !== BOT) taintFloor(join2(l, f.selfL));
+    upgradeObject(f.self, null, l);
+  } else if (w === "arg0" && args !== null) upgradeObject(args[0], null, l);
+  else taintFloor(l);
 }
 
-/** Upgrades what a function value may write with `l`: a callback whose calls were decided by `l`. */
-export function upgradeCallee(f: Val, l: Label): void {
-  if (!isRef(f) || f.k !== FN || l === BOT || underPc(l)) return;
-  if (f.builtin !== undefined) return upgradeHidden(f, l);
-  const c = effectsOfClosure(f);
-  if (c === undefined) return taintFloor(l);
-  upgradeEffects(c.summary, c.env, l);
-  // Inside a try, whether the callback ran (and so could throw) was decided by `l`, as for a
-  // region's exit: otherwise the try's pending-throw label differs between the runs.
-  if (c.summary.mayThrow && st.tryDepth > 0 && !st.mutants.noThrowPc) {
+/** Inside a try, whether something that may throw ran was decided by `l`. */
+function mayHaveThrown(l: Label): void {
+  if (st.tryDepth > 0 && !st.mutants.noThrowPc) {
     st.thr = join2(st.thr, l);
     syncPc();
   }
 }
 
+/**
+ * Upgrades what a function value may do with `l`: a callback whose calls were decided by `l`
+ * (what it writes, what it calls, and, inside a try, whether it threw).
+ */
+export function upgradeCallee(f: Val, l: Label): void {
+  if (l === BOT || underPc(l)) return;
+  upgradeFunction(f, l, new Map());
+}
+
+/** {@link upgradeCallee} whatever the pc (a region's exit runs before its pc is lowered). */
+function upgradeFunction(f: Val, l: Label, seen: Seen): void {
+  if (!isRef(f) || f.k !== FN) return;
+  if (f.builtin !== undefined) {
+    const fx = flagsOf(f);
+    upgradeWrites(f, null, l);
+    // A builtin that calls its arguments was passed the elements or keys of whatever called it.
+    if (fx.calls !== false) taintFloor(l);
+    if (fx.throws !== false) mayHaveThrown(l);
+    return;
+  }
+  const c = effectsOfClosure(f);
+  if (c === undefined) return taintFloor(l);
+  upgradeEffects(c.summary, c.env, l, seen);
+  // Inside a try, whether the callback ran (and so could throw) was decided by `l`, as for a
+  // region's exit: otherwise the try's pending-throw label differs between the runs.
+  if (c.summary.mayThrow) mayHaveThrown(l);
+}
+
+/** The summaries already upgraded, each with the environments it was upgraded in. */
+type Seen = Map<SiteEffects, Set<Env>>;
+
 /** Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run). */
-export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<SiteEffects> = new Set()): void {
-  if (seen.has(fx)) return;
-  seen.add(fx);
+export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Seen = new Map()): void {
+  // Closures of one literal share a summary but not an environment: each pair is upgraded once.
+  let envs = seen.get(fx);
+  if (envs === undefined) seen.set(fx, (envs = new Set()));
+  if (envs.has(env)) return;
+  envs.add(env);
   if (fx.unknown && !st.mutants.unknownNoFloor) taintFloor(l);
+  // The completion value is the top level's one implicit variable.
+  if (fx.completes) st.cvl = join2(st.cvl, l);
   for (const { hops, index } of fx.vars) {
     const e = hop(env, hops);
     e.l[index] = join2(e.l[index] ?? BOT, l);
@@ -297,7 +362,12 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
     }
     const f = evalPath(callee, env);
     const calleeL = st.l;
-    if (!isRef(f) || f.k !== FN) continue;
+    if (!isRef(f) || f.k !== FN) {
+      // The path names no function now, but the region may have put one there before calling
+      // it (`o.f = g; o.f()`): what that one does is unknown here.
+      taintFloor(l);
+      continue;
+    }
     if (calleeL !== BOT && chosen !== false) taintFloor(join2(l, calleeL));
     if (f.builtin === undefined) {
       const c = effectsOfClosure(f);
@@ -305,11 +375,8 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
       else upgradeEffects(c.summary, c.env, l, seen);
       continue;
     }
-    upgradeHidden(f, l);
-    if (f.mutates === "self") {
-      if (f.selfL !== undefined && f.selfL !== BOT) taintFloor(join2(l, f.selfL));
-      upgradeObject(f.self, null, l);
-    } else if (f.mutates === "arg0") {
+    const w = flagsOf(f).writes;
+    if (w === "arg0") {
       const first = args[0];
       if (first === undefined || first === "opaque") taintFloor(l);
       else if (first !== "inert") {
@@ -317,13 +384,13 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Set<Si
         if (st.l !== BOT) taintFloor(join2(l, st.l));
         upgradeObject(target, null, l);
       }
-    }
-    if (f.callsArgs) upgradeArgs(args, env, l, seen);
+    } else upgradeWrites(f, null, l);
+    if (flagsOf(f).calls !== false) upgradeArgs(args, env, l, seen);
   }
 }
 
 /** The closures passed to a builtin that calls them may run: upgrade their effects too. */
-function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: Label, seen: Set<SiteEffects>): void {
+function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: Label, seen: Seen): void {
   for (const a of args) {
     if (a === "inert") continue;
     if (a === "opaque") {
@@ -333,7 +400,8 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
     const f = evalPath(a, env);
     if (!isRef(f) || f.k !== FN) continue;
     if (f.builtin !== undefined) {
-      upgradeHidden(f, l);
+      // A builtin passed as a callback (`xs.forEach(out.push)`).
+      upgradeFunction(f, l, seen);
       continue;
     }
     if (st.l !== BOT) taintFloor(join2(l, st.l));

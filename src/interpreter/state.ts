@@ -3,7 +3,8 @@
  * so a single mutable record serves every compiled closure without threading it through calls.
  */
 import type { Label } from "../labels/index.js";
-import { BOT, type Val } from "./values.js";
+import { BOT, type Val, setWalkStep } from "./values.js";
+import type { HostOutcome, HostRequest } from "./program.js";
 
 /** The limits an execution enforces, all required. */
 export interface ResolvedLimits {
@@ -71,6 +72,17 @@ export interface ExecState {
   /** Position of the statement running, for error messages. */
   line: number;
   column: number;
+  /** The host's recorded answers for this run, and how many the run has used. */
+  hostRecord: HostOutcome[];
+  hostIndex: number;
+  /** Host calls deferred while `Promise.all`'s argument is evaluated (null: none is). */
+  batch: HostRequest[] | null;
+  /** Set by a call in tail position of `Promise.all`'s argument, right before it dispatches. */
+  defer: boolean;
+  /** Labels of the optional links of the chain being evaluated: what decided that its rest runs. */
+  chainL: Label;
+  /** Call depth at which the callback of the `.map` that is `Promise.all`'s argument runs (-1: none). */
+  deferDepth: number;
 }
 
 export const st: ExecState = {
@@ -99,9 +111,21 @@ export const st: ExecState = {
   logs: [],
   seed: 1,
   seedL: BOT,
+  hostRecord: [],
+  hostIndex: 0,
+  batch: null,
+  defer: false,
+  deferDepth: -1,
+  chainL: BOT,
 };
 
-export function resetState(limits: ResolvedLimits, mutants: Mutants): void {
+export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = []): void {
+  st.hostRecord = record;
+  st.hostIndex = 0;
+  st.batch = null;
+  st.defer = false;
+  st.deferDepth = -1;
+  st.chainL = BOT;
   st.l = st.pc = st.spc = st.brk = st.ret = st.thr = st.floor = st.retL = st.retPc = st.cvl = BOT;
   st.tryDepth = st.depth = st.steps = st.memory = 0;
   st.deadline = Date.now() + limits.timeMs;
@@ -140,7 +164,11 @@ export class LimitExceeded {
  * be accounted for; it stops (sound by termination). The program cannot catch it.
  */
 export class SecurityStop {
-  constructor(readonly message: string) {}
+  /** `label`: what decided the stop (the choice), which the message may quote. */
+  constructor(
+    readonly message: string,
+    readonly label: Label = BOT,
+  ) {}
 }
 
 /** A policy stopped the run; the program cannot catch it. */
@@ -158,16 +186,31 @@ export function step(): void {
   if ((st.steps & 1023) === 0 && Date.now() > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
 }
 
-/** Charges an allocation of `bytes` against the memory budget. */
+/**
+ * Charges an allocation of `bytes` against the memory budget. A large one is also work done in
+ * one step (a builtin building a big result): it counts steps in proportion and reads the clock.
+ */
 export function charge(bytes: number): void {
   st.memory += bytes;
   if (st.memory > st.limits.memoryBytes) limit(`the program allocated more than ${st.limits.memoryBytes} bytes`);
+  if (bytes >= 65536) work(bytes >> 6);
+}
+
+/** Counts `n` steps of work done at once by a builtin, and reads the clock. */
+export function work(n: number): void {
+  st.steps += n;
+  if (st.steps > st.limits.steps) limit(`the program ran more than ${st.limits.steps} steps`);
+  if (Date.now() > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
 }
 
 export function checkString(s: string): string {
   if (s.length > st.limits.stringLength) limit(`a string grew past ${st.limits.stringLength} characters`);
   return s;
 }
+
+// Conversions of nested values (values.ts) step once per element they visit: a value that
+// shares parts (`a = [a, a]`) is small to build and exponential to walk.
+setWalkStep(step);
 
 export function checkArrayLength(n: number): void {
   if (n > st.limits.arrayLength) limit(`an array grew past ${st.limits.arrayLength} elements`);

@@ -47,7 +47,27 @@ export interface Arr {
 }
 
 /** How a builtin runs: sets `st.l` to the result's label and returns the result. */
-export type BuiltinImpl = (args: Val[], argLs: Label[], self: Val, selfL: Label) => Val;
+export type BuiltinImpl = ((args: Val[], argLs: Label[], self: Val, selfL: Label) => Val) & BuiltinFlags;
+
+/**
+ * What a builtin declares about itself (flags on its implementation function). An undeclared
+ * flag means the most it could do: the allowlist is what is declared.
+ */
+export interface BuiltinFlags {
+  /** What it may change: nothing, its receiver, its first argument, the random seed. Undefined: anything. */
+  writes?: "none" | "self" | "arg0" | "seed";
+  /** Whether it may call functions passed to it. Undefined: it may. */
+  calls?: boolean;
+  /** `false`: it throws only where it passes the deciding label to mayThrowOn first. Undefined: it may throw on any input. */
+  throws?: boolean;
+  /** The refinement of the default result rule it follows (see REFINEMENTS in rules-calls.ts). Undefined: the default. */
+  refine?: string;
+}
+
+/** A builtin's flags. */
+export function flagsOf(f: Fn): BuiltinFlags {
+  return f.builtin ?? {};
+}
 
 /** A function: a builtin, a builtin method bound to its receiver, or a closure. */
 export interface Fn {
@@ -55,19 +75,14 @@ export interface Fn {
   name: string;
   label: Label;
   builtin?: BuiltinImpl;
-  /**
-   * For builtins that change their receiver or first argument (push, Object.assign, …), or the
-   * run's hidden random seed (Math.random).
-   */
-  mutates?: "self" | "arg0" | "seed";
-  /** For builtins that call the functions passed to them (map, forEach, replace, …). */
-  callsArgs?: boolean;
   self?: Val;
   selfL?: Label;
   /** Static properties of a builtin used as a namespace (Number.isInteger, Date.UTC). */
   statics?: Map<string, Val>;
   /** A namespace JavaScript has as a plain object (Math, JSON, console): `typeof` says "object". */
   namespaceOnly?: boolean;
+  /** A host function (a tool or the quarantined model): its calls leave the interpreter. */
+  host?: true;
   closure?: unknown;
 }
 
@@ -124,13 +139,19 @@ export function truthy(v: Val): boolean {
   return typeof v === "object" ? v !== null : !!v;
 }
 
+/** Counts one step of a nested conversion (installed by state.ts, which imports this module). */
+let walkStep: () => void = () => {};
+export function setWalkStep(f: () => void): void {
+  walkStep = f;
+}
+
 /** ToString for primitives and our objects (labels are the caller's concern). */
 export function toStr(v: Val): string {
   if (typeof v === "string") return v;
   if (typeof v !== "object" || v === null) return String(v);
   switch (v.k) {
     case ARR:
-      return v.items.map((x) => (x === null || x === undefined ? "" : toStr(x))).join(",");
+      return v.items.map((x) => (walkStep(), x === null || x === undefined ? "" : toStr(x))).join(",");
     case OBJ:
       if (v.cls !== undefined) {
         const name = toStr(v.props.get("name")?.v ?? v.cls);

@@ -10,19 +10,21 @@
  */
 import type * as acorn from "acorn";
 import * as walk from "acorn-walk";
-import { patternNames } from "./patterns.js";
+import type { Decl, Resolution } from "./scopes.js";
 
 /** A variable and a chain of static property names: `inbox.items` is { root: "inbox", keys: ["items"] }. */
 export interface AccessPath {
   root: string;
   keys: string[];
+  /** The root is declared inside the region (its own local, a nested function's parameter). */
+  local?: boolean;
+  /** The root is a local bound once to an array, object or function literal: what it holds was made in the region. */
+  fresh?: boolean;
 }
 
 export interface RegionEffects {
-  /** Variables assigned in the region (declared outside it, as far as the names tell). */
+  /** Variables declared outside the region that it may assign. */
   assigned: string[];
-  /** Names declared inside the region (its own locals, parameters of nested functions). */
-  declared: Set<string>;
   /** Heap writes: the object at `path`, and the property written (null: computed or unknown). */
   heap: Array<{ path: AccessPath; key: string | null; deletes?: boolean }>;
   /**
@@ -30,8 +32,6 @@ export interface RegionEffects {
    * a function from outside the region (literals, function literals, operators), or "opaque".
    */
   calls: Array<{ callee: AccessPath; args: Array<AccessPath | "inert" | "opaque"> }>;
-  /** Locals bound to a container or function made in the region: their effects stay inside. */
-  fresh: Set<string>;
   /** Some effect could not be expressed as a path. */
   unknown: boolean;
   /** A break or continue leaves the region. */
@@ -40,21 +40,50 @@ export interface RegionEffects {
   returns: boolean;
   /** Something in the region may throw. */
   mayThrow: boolean;
+  /** The region holds a statement that sets the program's completion value (outside functions). */
+  completes: boolean;
 }
+
+/** Statements that set the completion value when they run at the top level. */
+const COMPLETING = new Set(["ExpressionStatement", "IfStatement", "SwitchStatement", "TryStatement", "ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
 
 const FUNCTION_TYPES = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
 const LOOP_TYPES = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
-const THROWING_TYPES = new Set([
-  "ThrowStatement",
-  "CallExpression",
-  "NewExpression",
-  "MemberExpression",
-  "ObjectPattern",
-  "ArrayPattern",
-  "ForOfStatement",
-  "ForInStatement",
-  "SpreadElement",
+
+/**
+ * The allowlist of what cannot throw: node types that raise no error of their own in this
+ * interpreter (their operands may; those are visited on their own). Every other node type may
+ * throw. A few types cannot throw only in some forms, decided by {@link nodeMayThrow}.
+ */
+const CANNOT_THROW = new Set([
+  "Program", "ExpressionStatement", "BlockStatement", "EmptyStatement", "IfStatement", "WhileStatement", "DoWhileStatement",
+  "ForStatement", "ForInStatement", "LabeledStatement", "BreakStatement", "ContinueStatement", "ReturnStatement",
+  "VariableDeclaration", "VariableDeclarator", "SwitchStatement", "SwitchCase", "TryStatement", "CatchClause",
+  "FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression", "Literal", "TemplateLiteral", "TemplateElement",
+  "ArrayExpression", "ObjectExpression", "Property", "LogicalExpression", "ConditionalExpression", "SequenceExpression",
+  "AwaitExpression", "ParenthesizedExpression", "ChainExpression", "AssignmentExpression", "AssignmentPattern", "RestElement",
+  "UpdateExpression",
 ]);
+
+/**
+ * Whether a node may throw by itself: not on the allowlist, or an identifier that may be read
+ * in its temporal dead zone or is declared nowhere, `key in x`, `delete`, or a spread that is
+ * not an object spread (which takes anything).
+ */
+function nodeMayThrow(node: acorn.AnyNode, parent: acorn.Node | undefined, res: Resolution): boolean {
+  switch (node.type) {
+    case "Identifier":
+      return res.mayThrow.has(node);
+    case "BinaryExpression":
+      return node.operator === "in";
+    case "UnaryExpression":
+      return node.operator === "delete";
+    case "SpreadElement":
+      return parent?.type !== "ObjectExpression";
+    default:
+      return !CANNOT_THROW.has(node.type);
+  }
+}
 
 /** The path an expression names, when it is a variable followed by static property names. */
 export function accessPath(node: acorn.Node): AccessPath | null {
@@ -80,11 +109,40 @@ export function staticKey(n: acorn.MemberExpression): string | null {
 }
 
 function emptyEffects(): RegionEffects {
-  return { assigned: [], declared: new Set(), heap: [], calls: [], fresh: new Set(), unknown: false, breaks: false, returns: false, mayThrow: false };
+  return { assigned: [], heap: [], calls: [], unknown: false, breaks: false, returns: false, mayThrow: false, completes: false };
 }
 
-/** Initialisers that make a new container or function. */
-const FRESH_TYPES = new Set(["ArrayExpression", "ObjectExpression", "ArrowFunctionExpression", "FunctionExpression"]);
+/** Where a region is, and which declaration each of its names refers to. */
+interface Site {
+  region: acorn.Node;
+  res: Resolution;
+}
+
+/** Whether a declaration belongs to the region (its scope lies inside it). */
+function isLocal(d: Decl | null | undefined, site: Site): boolean {
+  return d !== null && d !== undefined && d.scope.start >= site.region.start && d.scope.end <= site.region.end;
+}
+
+/** The root identifier of a member chain (`a` of `a.b.c`), if the chain is an access path. */
+function rootOf(node: acorn.Node): acorn.Identifier | null {
+  const n = node as acorn.AnyNode;
+  if (n.type === "Identifier") return n;
+  if (n.type === "ChainExpression") return rootOf(n.expression);
+  if (n.type === "MemberExpression") return rootOf(n.object);
+  return null;
+}
+
+/** {@link accessPath}, with whether its root is the region's own (and made there). */
+function sitePathOf(node: acorn.Node, site: Site): AccessPath | null {
+  const p = accessPath(node);
+  if (p === null) return null;
+  const d = site.res.refs.get(rootOf(node) as acorn.Identifier);
+  if (isLocal(d, site)) {
+    p.local = true;
+    if ((d as Decl).fresh && !(d as Decl).reassigned) p.fresh = true;
+  }
+  return p;
+}
 
 /** Argument forms that cannot evaluate to a function defined outside the region. */
 const INERT_TYPES = new Set([
@@ -99,37 +157,75 @@ const INERT_TYPES = new Set([
   "UpdateExpression",
 ]);
 
-function argumentShape(arg: acorn.Expression | acorn.SpreadElement): AccessPath | "inert" | "opaque" {
+function argumentShape(arg: acorn.Expression | acorn.SpreadElement, site: Site): AccessPath | "inert" | "opaque" {
   if (INERT_TYPES.has(arg.type)) return "inert";
   if (arg.type === "SpreadElement") return "opaque";
-  return accessPath(arg) ?? "opaque";
+  return sitePathOf(arg, site) ?? "opaque";
 }
+
+/** Types of values that are never a function. */
+const NOT_FUNCTION = ["Literal", "TemplateLiteral", "ArrayExpression", "ObjectExpression", "BinaryExpression", "UnaryExpression", "UpdateExpression"];
 
 /**
  * Property names under which the program may store a function of its own. A method call whose
- * name is not among them can only reach a builtin method.
+ * name is not among them can only reach a builtin method. Every place a function can be kept
+ * counts: object literal keys, assignment targets, destructuring-assignment and loop-head
+ * targets (whatever they are given); `"*"` (any name) when a key is computed, or when the
+ * program can reach a builtin that stores values under keys written as data (`Object.fromEntries`,
+ * a `JSON.parse` reviver) other than by calling `JSON.parse` on one argument.
  */
 export function userMethodNames(program: acorn.Node): Set<string> {
   const names = new Set<string>();
-  const mayBeFunction = (n: acorn.Node) => !["Literal", "TemplateLiteral", "ArrayExpression", "ObjectExpression", "BinaryExpression", "UnaryExpression"].includes(n.type);
-  walk.full(program as acorn.AnyNode, (node) => {
+  const mayBeFunction = (n: acorn.Node) => !NOT_FUNCTION.includes(n.type);
+  const memberTargets = (t: acorn.Node | null | undefined): void => {
+    const n = t as acorn.AnyNode | null | undefined;
+    if (!n) return;
+    if (n.type === "MemberExpression") names.add(staticKey(n) ?? "*");
+    else if (n.type === "ObjectPattern") for (const p of n.properties) memberTargets(p.type === "RestElement" ? p.argument : p.value);
+    else if (n.type === "ArrayPattern") for (const e of n.elements) memberTargets(e);
+    else if (n.type === "RestElement") memberTargets(n.argument);
+    else if (n.type === "AssignmentPattern") memberTargets(n.left);
+  };
+  walk.fullAncestor(program as acorn.AnyNode, (node, _state, ancestors) => {
     const n = node as acorn.AnyNode;
-    if (n.type === "Property" && mayBeFunction(n.value)) {
+    const parent = ancestors[ancestors.length - 2] as acorn.AnyNode | undefined;
+    if (n.type === "Property" && parent?.type === "ObjectExpression" && mayBeFunction(n.value)) {
       const key = !n.computed && n.key.type === "Identifier" ? n.key.name : n.key.type === "Literal" ? String(n.key.value) : null;
-      if (key === null) names.add("*");
-      else names.add(key);
-    } else if (n.type === "AssignmentExpression" && n.left.type === "MemberExpression" && mayBeFunction(n.right)) {
-      const key = staticKey(n.left);
       names.add(key ?? "*");
-    } else if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && staticKey(n.callee) === "fromEntries") {
-      // Object.fromEntries([["go", f]]) stores a function under a key written as data.
+    } else if (n.type === "AssignmentExpression") {
+      if (n.left.type === "MemberExpression") {
+        // Arithmetic compound assignments (`+=`, …) make a number or a string.
+        if (mayBeFunction(n.right) && (n.operator === "=" || n.operator === "&&=" || n.operator === "||=" || n.operator === "??=")) names.add(staticKey(n.left) ?? "*");
+      } else memberTargets(n.left);
+    } else if (n.type === "ForOfStatement" || n.type === "ForInStatement") {
+      if (n.left.type !== "VariableDeclaration") memberTargets(n.left);
+    } else if (n.type === "Identifier" && n.name === "Object" && !staticMemberOf(n, parent, (k) => k !== "fromEntries") && !(parent?.type === "BinaryExpression" && parent.operator === "instanceof")) {
+      // Object reached other than as `Object.name` for a static that keeps no data-named key.
+      names.add("*");
+    } else if (n.type === "MemberExpression" && staticKey(n) === "fromEntries") {
+      names.add("*");
+    } else if (n.type === "Identifier" && n.name === "JSON" && !jsonCallOnOneArgument(n, parent, ancestors[ancestors.length - 3] as acorn.AnyNode | undefined)) {
       names.add("*");
     }
-    // Object.assign, spreads and JSON round trips cannot create functions from data, and a
-    // spread of an object holding functions copies their keys, which the Property case saw.
-    // Array elements are reached by index: callers treat every index as a possible function.
+    // Spreads, Object.assign and rest patterns copy keys some object already had, which the
+    // cases above saw. Array elements are reached by index: callers treat every index as a
+    // possible function.
   });
   return names;
+}
+
+/** `id` is the object of a non-computed member `id.name` (or `id["name"]`) with `ok(name)`. */
+function staticMemberOf(id: acorn.Identifier, parent: acorn.AnyNode | undefined, ok: (k: string) => boolean): boolean {
+  if (parent?.type !== "MemberExpression" || parent.object !== id) return false;
+  const k = staticKey(parent);
+  return k !== null && ok(k);
+}
+
+/** `JSON.stringify(…)` or `JSON.parse(x)` with one plain argument (no reviver can run). */
+function jsonCallOnOneArgument(id: acorn.Identifier, parent: acorn.AnyNode | undefined, grand: acorn.AnyNode | undefined): boolean {
+  if (!staticMemberOf(id, parent, (k) => k === "stringify" || k === "parse")) return false;
+  if (staticKey(parent as acorn.MemberExpression) === "stringify") return true;
+  return grand?.type === "CallExpression" && grand.callee === parent && grand.arguments.length <= 1 && grand.arguments.every((a) => a.type !== "SpreadElement");
 }
 
 /** True when a function boundary lies strictly between the region root and the node. */
@@ -151,93 +247,64 @@ function jumpLeavesRegion(node: acorn.BreakStatement | acorn.ContinueStatement, 
   return true;
 }
 
-function recordTarget(fx: RegionEffects, target: acorn.Node, deletes = false): void {
+/** Records the heap writes of an assignment target (variables are recorded from the resolution). */
+function recordTarget(fx: RegionEffects, target: acorn.Node, site: Site, deletes = false): void {
   const t = target as acorn.AnyNode;
   switch (t.type) {
     case "Identifier":
-      fx.assigned.push(t.name);
+    case "VariableDeclaration":
       return;
     case "MemberExpression": {
-      const base = accessPath(t.object);
+      const base = sitePathOf(t.object, site);
       if (base === null) fx.unknown = true;
       else fx.heap.push({ path: base, key: staticKey(t), deletes });
       return;
     }
     case "ObjectPattern":
-      for (const p of t.properties) recordTarget(fx, p.type === "RestElement" ? p.argument : p.value);
+      for (const p of t.properties) recordTarget(fx, p.type === "RestElement" ? p.argument : p.value, site);
       return;
     case "ArrayPattern":
-      for (const e of t.elements) if (e) recordTarget(fx, e);
+      for (const e of t.elements) if (e) recordTarget(fx, e, site);
       return;
     case "RestElement":
-      recordTarget(fx, t.argument);
+      recordTarget(fx, t.argument, site);
       return;
     case "AssignmentPattern":
-      recordTarget(fx, t.left);
-      return;
-    case "VariableDeclaration":
+      recordTarget(fx, t.left, site);
       return;
     default:
       fx.unknown = true;
   }
 }
 
-function declareLocals(fx: RegionEffects, node: acorn.AnyNode, nested: boolean, isFunctionBody: boolean): void {
-  switch (node.type) {
-    case "VariableDeclaration":
-      for (const d of node.declarations) {
-        const names = patternNames(d.id);
-        // A `var` at the region's own function level belongs to the enclosing function.
-        if (node.kind === "var" && !nested && !isFunctionBody) {
-          if (d.init) fx.assigned.push(...names);
-        } else for (const n of names) fx.declared.add(n);
-      }
-      return;
-    case "FunctionDeclaration":
-      if (node.id) fx.declared.add(node.id.name);
-      for (const p of node.params) for (const n of patternNames(p)) fx.declared.add(n);
-      return;
-    case "FunctionExpression":
-    case "ArrowFunctionExpression":
-      for (const p of node.params) for (const n of patternNames(p)) fx.declared.add(n);
-      if (node.type === "FunctionExpression" && node.id) fx.declared.add(node.id.name);
-      return;
-    case "CatchClause":
-      if (node.param) for (const n of patternNames(node.param)) fx.declared.add(n);
-      return;
-  }
-}
-
-function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], rootIndex: number, isFunctionBody: boolean): void {
+function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], rootIndex: number, site: Site): void {
   const nested = insideNestedFunction(ancestors, rootIndex);
-  declareLocals(fx, node, nested, isFunctionBody);
-  if (!nested && THROWING_TYPES.has(node.type)) fx.mayThrow = true;
+  if (!nested && !fx.mayThrow && nodeMayThrow(node, ancestors[ancestors.length - 2], site.res)) fx.mayThrow = true;
+  if (!fx.completes && COMPLETING.has(node.type) && !nested && !FUNCTION_TYPES.has(ancestors[rootIndex].type)) fx.completes = true;
   switch (node.type) {
+    case "Identifier":
+      // Every assignment of a variable declared outside the region, by any syntax that assigns.
+      if (site.res.writes.has(node) && !isLocal(site.res.refs.get(node), site)) fx.assigned.push(node.name);
+      break;
     case "AssignmentExpression":
-      recordTarget(fx, node.left);
+      recordTarget(fx, node.left, site);
       break;
     case "UpdateExpression":
-      recordTarget(fx, node.argument);
+      recordTarget(fx, node.argument, site);
       break;
     case "UnaryExpression":
-      if (node.operator === "delete") recordTarget(fx, node.argument, true);
+      if (node.operator === "delete") recordTarget(fx, node.argument, site, true);
       break;
     case "ForInStatement":
     case "ForOfStatement":
-      recordTarget(fx, node.left);
+      recordTarget(fx, node.left, site);
       break;
     case "CallExpression": {
-      const callee = accessPath(node.callee);
+      const callee = sitePathOf(node.callee, site);
       if (callee === null) fx.unknown = true;
-      else fx.calls.push({ callee, args: node.arguments.map(argumentShape) });
+      else fx.calls.push({ callee, args: node.arguments.map((a) => argumentShape(a, site)) });
       break;
     }
-    case "VariableDeclarator":
-      if (node.id.type === "Identifier" && node.init && FRESH_TYPES.has(node.init.type)) fx.fresh.add(node.id.name);
-      break;
-    case "FunctionDeclaration":
-      if (node.id) fx.fresh.add(node.id.name);
-      break;
     case "BreakStatement":
     case "ContinueStatement":
       if (jumpLeavesRegion(node, ancestors, rootIndex)) fx.breaks = true;
@@ -249,15 +316,16 @@ function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], 
 }
 
 /**
- * The effects of a region. `isFunctionBody` makes the region's own `var`s local, as they are
- * for a function's summary.
+ * The effects of a region, with `res` the program's scope resolution. For a function's summary
+ * the region is the function itself: its parameters and `var`s are its own.
  */
-export function regionEffects(region: acorn.Node | null | undefined, isFunctionBody = false): RegionEffects {
+export function regionEffects(region: acorn.Node | null | undefined, res: Resolution): RegionEffects {
   const fx = emptyEffects();
   if (!region) return fx;
+  const site: Site = { region, res };
   walk.fullAncestor(region as acorn.AnyNode, (node, _state, ancestors) => {
     const rootIndex = (ancestors as acorn.Node[]).indexOf(region);
-    visit(fx, node as acorn.AnyNode, ancestors, rootIndex < 0 ? 0 : rootIndex, isFunctionBody);
+    visit(fx, node as acorn.AnyNode, ancestors, rootIndex < 0 ? 0 : rootIndex, site);
   });
   return fx;
 }
@@ -267,14 +335,13 @@ export function mergeEffects(parts: RegionEffects[]): RegionEffects {
   const fx = emptyEffects();
   for (const p of parts) {
     fx.assigned.push(...p.assigned);
-    for (const d of p.declared) fx.declared.add(d);
     fx.heap.push(...p.heap);
     fx.calls.push(...p.calls);
-    for (const f of p.fresh) fx.fresh.add(f);
     fx.unknown ||= p.unknown;
     fx.breaks ||= p.breaks;
     fx.returns ||= p.returns;
     fx.mayThrow ||= p.mayThrow;
+    fx.completes ||= p.completes;
   }
   return fx;
 }

@@ -3,7 +3,7 @@
  * a sink, the label of its results, its policy, and a `run` that calls the server with a time
  * limit and a size cap and turns whatever happens into a value or an error the program can catch.
  */
-import { labeled, type Label } from "../labels/index.js";
+import { Label, labeled } from "../labels/index.js";
 import type { Policy } from "../policy/index.js";
 import { defineTool, type JsonSchema, type Tool } from "../tools/types.js";
 import type { ResolvedServer } from "./config.js";
@@ -84,6 +84,10 @@ export function adaptTool(input: AdaptInput): Tool {
     ...(output === undefined ? {} : { returns: output }),
     sideEffect: input.sink,
     label: () => input.resultLabel,
+    // A schema no person reviewed is the server's text: messages quoting it are untrusted.
+    schemaLabel: trusted || input.view.schemaText ? Label.trusted() : Label.untrusted(`mcp:${server.name}`),
+    // The server's error text, JSON-RPC errors and its stderr are read by whoever reads its answers.
+    failureLabel: input.resultLabel,
     policy,
     run: async (args: Record<string, unknown>, ctx?: { signal?: AbortSignal }) => {
       let result: unknown;

@@ -107,13 +107,10 @@ if (s === "ok") send({ to: "boss@corp.com" });`,
     expect(body?.label.sources).toContain("mcp:files");
   });
 
-  // Known leak, present before this layer (the runtime already turns a failing tool into a
-  // catchable error): on success the catch that did not run does not raise what it would have
-  // written, so the remote side decides, through its availability, whether `send` goes out
-  // with a trusted context. Phase 2 joins the outcome's failureLabel into the surrounding
-  // try's pending-throw label (docs/tool-calls.md, step 6); this test then passes and loses
-  // its `fails`.
-  it.fails("whether the remote side answered does not decide a trusted sink call", async () => {
+  // On success the catch that did not run still raises what it would have written: the rest of
+  // the try runs under the call's failure label whether it failed or not, so the remote side's
+  // availability does not decide whether `send` goes out with a trusted context.
+  it("whether the remote side answered does not decide a trusted sink call", async () => {
     const { tool } = scriptedTool([{ temp: 20 }]);
     const ok = await drain(clock, createCallLayer().executeCall(request(tool)));
     expect(contextOfSend(hostOutcome(ok))?.trusted).toBe(false);

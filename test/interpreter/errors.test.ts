@@ -146,4 +146,36 @@ describe("unbounded allocation", () => {
     const r = await createRuntime({ limits: { memoryBytes: 8 * 1024 * 1024 } }).run(`const o = {}; let i = 0; while (true) { o["k" + i] = i; i++; }`);
     expect(r.error?.kind).toBe("limit");
   });
+
+  const small = { memoryBytes: 8 * 1024 * 1024, timeMs: 5_000 };
+  it.each([
+    ["growing an array's length", "const xs = []; for (let i = 0; i < 60; i++) { const a = []; a.length = 4000000; xs.push(a); }"],
+    ["sparse index writes", "const xs = []; for (let i = 0; i < 60; i++) { const a = []; a[3999999] = 1; xs.push(a); }"],
+    ["closures kept in a loop", "const fs = []; for (let i = 0; i < 2000000; i++) fs.push(() => i);"],
+    ["spreading a long string", 'const s = "a".repeat(1 << 22); [...s].length'],
+    ["the keys of a long string", 'const s = "a".repeat(1 << 22); Object.keys(s).length'],
+  ])("%s is charged before it is allocated, and the limit names itself", async (_what, program) => {
+    const r = await createRuntime({ limits: small }).run(program);
+    expect(r.error?.kind).toBe("limit");
+    expect(r.error?.message).toMatch(/more than 8388608 bytes|past 4194304 elements/);
+  });
+
+  it.each([
+    ["JSON.stringify", "JSON.stringify(a).length"],
+    ["a template literal", "`${a}`.length"],
+    ["flat(Infinity)", "a.flat(Infinity).length"],
+  ])("%s of a value that shares its parts (a = [a, a]) ends with a limit, not a hang", async (_what, tail) => {
+    const r = await createRuntime({ limits: { timeMs: 2_000, steps: 1_000_000 } }).run(`let a = [1];\nfor (let i = 0; i < 40; i++) a = [a, a];\n${tail}`);
+    expect(r.error?.kind).toBe("limit");
+  });
+
+  it("a string pattern built from data is capped before it is compiled", async () => {
+    const r = await run('let m = "";\ntry { "abc".match("a".repeat(5000)); } catch (e) { m = e.name; }\nm');
+    expect(r.value).toBe("SyntaxError");
+  });
+
+  it("a regex's lastIndex set to any number is clamped as JavaScript does, not a crash", async () => {
+    expect((await run('const r = /a/g; r.lastIndex = -1; [r.test("a"), r.lastIndex]')).value).toEqual([true, 1]);
+    expect((await run('const r = /a/g; r.lastIndex = 0.5; r.exec("ab")[0]')).value).toBe("a");
+  });
 });

@@ -123,6 +123,9 @@ describe("try / catch / finally", () => {
     "let r = []; try { try { throw new RangeError('deep'); } finally { r.push('inner finally'); } } catch (e) { r.push(e.name); } r",
     "const f = () => { for (const x of [1, 2, 3]) { try { if (x === 2) return x; } finally { if (x === 2) return 'fin'; } } }; f()",
     "let r = []; for (let i = 0; i < 3; i++) { try { if (i === 1) continue; r.push(i); } finally { r.push('f' + i); } } r",
+    // A finally that calls a block-bodied function keeps the pending return and labelled break.
+    "const g = () => { return 'g'; }; const f = () => { try { return 'try'; } finally { g(); } }; f()",
+    "const g = () => { return 1; }; let r = []; outer: for (const x of [1, 2]) { for (const y of [1, 2]) { try { r.push([x, y]); break outer; } finally { g(); } } } r",
     "let r; try { null.x; } catch (e) { r = [e instanceof TypeError, e.name]; } r",
     "let r; try { undefinedFn(); } catch (e) { r = e.name; } r",
     "let r; try { JSON.parse('{bad'); } catch (e) { r = e.name; } r",

@@ -44,6 +44,16 @@ const cases: Array<[string, string, boolean]> = [
   ["a $-replacement with an untrusted string", `"abc".replace("b", u.b + "$&")`, false],
   ["Object.assign from an untrusted undefined source", `const o = {}; Object.assign(o, u.missing); Object.keys(o).length`, false],
   ["Object.assign from a trusted null source", `const o = {}; Object.assign(o, null, { a: 1 }); Object.keys(o).length`, true],
+  // The completion value: a loop untrusted data ran zero times, a try whose catch swallowed a
+  // data-decided throw, a labelled block a data-decided break left.
+  ["a logical assignment an untrusted value kept", `const o = { k: u.c }; o.k &&= 1; o.k`, false],
+  ["a logical assignment over a key untrusted data may have made", `const o = {}; if (u.c) o.k = 1; o.k &&= 2; "k" in o`, false],
+  ["a logical assignment over a trusted missing key", `const o = {}; o.k &&= 2; "k" in o`, true],
+  ["a logical assignment that does not assign, decided by an untrusted value", `const o = { k: 1 }; o.j &&= 1; let n = u.a; if (n > 5) o.j ||= 2; "j" in o`, false],
+  ["the completion of a loop over an untrusted list", `"ok"; for (const x of u.list) { "ran"; }`, false],
+  ["the completion of a loop over a trusted list", `"ok"; for (const x of [1]) { "ran"; }`, true],
+  ["the completion of a try whose throw untrusted data decided", `try { "before"; JSON.parse(u.b); "after"; } catch {}`, false],
+  ["the completion of a labelled block an untrusted break left", `L: { "a"; if (u.c) break L; "b"; }`, false],
 ];
 
 describe("labels through fixed builtins", () => {

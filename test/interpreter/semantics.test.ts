@@ -94,6 +94,9 @@ describe("assignment operators", () => {
     "let s = 'ab'; s += 'cd'; s += 1; s",
     "let a = null; a ??= 5; let b = 0; b ??= 5; let c; c ||= 'x'; let d = 'y'; d ||= 'z'; let e = 1; e &&= 2; let f = 0; f &&= 2; [a, b, c, d, e, f]",
     "const o = { n: 0, m: null }; o.n ||= 7; o.m ??= 'set'; o.k ??= 'new'; o.n &&= o.n + 1; o",
+    // A logical assignment that does not assign creates no key.
+    "const o = {}; o.k &&= 1; o.j ||= 0; ['k' in o, Object.keys(o)]",
+    "const u = { c: true }; const o = { n: 1 }; if (u.c) o.m &&= 2; Object.keys(o)",
     "let calls = 0; const o = { a: 1 }; o.a ||= (calls++, 2); o.a ??= (calls++, 3); [o.a, calls]",
     "let a, b; a = b = 3; [a, b]",
     "const xs = []; xs[2] = 'c'; xs[0] = 'a'; [xs.length, xs[1] === undefined, xs[0], xs[2]]",
@@ -179,5 +182,17 @@ describe("completion values", () => {
     "'before'; let x = 5;",
     "function f() {} 'after function'",
     "({ a: 1 }).a",
+    // A loop that runs zero times completes with undefined, not the value before it.
+    "'ok'; for (const x of []) { 'ran'; }",
+    "'ok'; for (let i = 0; i < 0; i++) { 'ran'; }",
+    "'ok'; for (const k in {}) { 'ran'; }",
+    "'ok'; let i = 0; while (i > 0) { 'ran'; }",
+    "'ok'; do { } while (false)",
+    "'ok'; for (const x of [1, 2]) { 'ran' + x; }",
+    // A caught throw: the try completes with the catch block's value.
+    "try { 'before'; JSON.parse('{'); 'after'; } catch {}",
+    "try { 'before'; JSON.parse('{'); } catch { 'caught'; }",
+    "try { 'before'; } catch { 'caught'; }",
+    "L: { 'a'; break L; }",
   ]);
 });

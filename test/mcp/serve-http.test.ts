@@ -151,6 +151,15 @@ send_email({ to: mail.from, subject: mail.subject, body: mail.body });`);
     await client.close();
   });
 
+  test("a trusted runtime error made of the plan's own words and the tools' names is passed on", async () => {
+    const { client } = await connectHost(server.url, mode);
+    const { answer } = await runPlan(client, `const settings = {};\nsettings.display.brightness;`);
+    expect(answer.error?.message).toContain("brightness");
+    const bad = await runPlan(client, `send_email({ to: 1, subject: "s", body: "b" });`);
+    expect(bad.answer.error?.message).toMatch(/send_email: invalid arguments: args\/to must be string/);
+    await client.close();
+  });
+
   test("a corrected plan passed with retry_of does not repeat a call with side effects", async () => {
     const host = await connectHost(server.url, mode, "approve");
     const first = await runPlan(host.client, `${NOTES_TO_BOSS}\nnull.oops`);

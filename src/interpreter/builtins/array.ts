@@ -4,12 +4,18 @@
  * The label of an array's length and order is `base` = the reference's label ⊔ the array's.
  */
 import type { Label } from "../../labels/index.js";
-import { callFunction } from "../compile/functions.js";
 import { typeError } from "../errors.js";
-import { enterPc, join2, leavePc, reshape, stored, underPc, upgradeCallee, withContents, writeThrough } from "../rules.js";
+import { enterPc, join2, leavePc, mayThrowOn, reshape, stored, underPc, upgradeCallee, withContents, writeThrough } from "../rules.js";
+import { callBack } from "../rules-calls.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
-import { ARR, BOT, type Arr, type Val, elemLabel, isRef, newArr, toStr, truthy, toNum, toKey } from "../values.js";
+import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Val, elemLabel, isRef, newArr, toStr, truthy, toNum, toKey } from "../values.js";
 import { type Builtin, argsLabel, asArray, builtin, relIndex, ret, toInt } from "./util.js";
+
+/** Flags of the methods that change the array (refinement `mutation`). */
+const MUTATION: BuiltinFlags = { writes: "self", calls: false, throws: false, refine: "mutation" };
+/** Flags of the methods that call a function per element. */
+const CALLBACK = (refine: BuiltinFlags["refine"]): BuiltinFlags => ({ writes: "none", throws: false, refine });
+const READ = (refine: BuiltinFlags["refine"]): BuiltinFlags => ({ writes: "none", calls: false, throws: false, refine });
 
 const base = (a: Arr, selfL: Label): Label => join2(selfL, a.label);
 
@@ -18,27 +24,45 @@ function lbl(a: Arr, i: number): Label {
 }
 
 /**
+ * A callback that is not a function throws when it is first called, that is, when the array is
+ * not empty: whether it throws is decided by the callback's label and the array's length.
+ */
+function checkCallback(cb: Val, cbL: Label, base: Label): void {
+  if (!isRef(cb) || cb.k !== FN || cbL !== BOT) mayThrowOn(join2(base, cbL));
+}
+
+/**
  * Calls `cb` on each element under the pc of the array's length. `visit` returns true to stop
  * early; the labels of the results that could stop it join `decided` and the pc of later calls.
+ * Rule: the decision to take another step reads the live length (the callback may change it),
+ * so the array's own label is joined again at every step.
  */
-function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean, visit: (i: number, r: Val, rl: Label) => boolean): Label {
+function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean, visit: (i: number, r: Val, rl: Label) => boolean, fromEnd = false): Label {
   let decided = base(a, selfL);
+  checkCallback(cb, cbL, decided);
   const saved = st.spc;
   if (!underPc(join2(decided, cbL))) enterPc(join2(decided, cbL));
   try {
     const len = a.items.length;
-    for (let i = 0; i < len && i < a.items.length; i++) {
+    for (let k = 0; ; k++) {
       step();
+      const i = fromEnd ? len - 1 - k : k;
+      // Rule (live decisions): the step is decided by the length now.
+      if (!st.mutants.noLoopPc && a.label !== BOT && !a.label.flowsTo(decided)) {
+        decided = join2(decided, a.label);
+        if (!underPc(decided)) enterPc(decided);
+      }
+      if (!(k < len && i < a.items.length)) break;
       const el = join2(decided, lbl(a, i));
-      const r = callFunction(cb, cbL, [a.items[i], i, a], [el, decided, selfL]);
+      const r = callBack(cb, cbL, [a.items[i], i, a], [el, decided, selfL]);
       const rl = st.l;
-      if (visit(i, r, rl)) return (decided = join2(decided, rl));
+      if (visit(i, r, rl)) return (decided = join2(join2(decided, rl), a.label));
       if (stops && rl !== BOT && !st.mutants.callbackDropsResult) {
         decided = join2(decided, rl);
         if (!underPc(rl)) enterPc(rl);
       }
     }
-    return decided;
+    return (decided = join2(decided, a.label));
   } finally {
     leavePc(saved);
     upgradeCallee(cb, decided);
@@ -67,7 +91,7 @@ const methods: Record<string, Builtin> = {
     charge(16 * args.length);
     reshape(a);
     return ret(a.items.length, join2(base(a, selfL), st.pc));
-  }, { mutates: "self" }),
+  }, MUTATION),
   pop: builtin((_args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "pop");
     writeThrough(selfL, a);
@@ -76,7 +100,7 @@ const methods: Record<string, Builtin> = {
     a.lbls?.pop();
     reshape(a);
     return ret(v, l);
-  }, { mutates: "self" }),
+  }, MUTATION),
   shift: builtin((_args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "shift");
     writeThrough(selfL, a);
@@ -85,7 +109,7 @@ const methods: Record<string, Builtin> = {
     a.lbls?.shift();
     reshape(a);
     return ret(v, l);
-  }, { mutates: "self" }),
+  }, MUTATION),
   unshift: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "unshift");
     writeThrough(selfL, a);
@@ -95,7 +119,7 @@ const methods: Record<string, Builtin> = {
     a.lbls?.unshift(...argLs.map(stored));
     reshape(a);
     return ret(a.items.length, join2(base(a, selfL), st.pc));
-  }, { mutates: "self" }),
+  }, MUTATION),
   splice: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "splice");
     writeThrough(selfL, a);
@@ -110,7 +134,7 @@ const methods: Record<string, Builtin> = {
     const removed = a.items.splice(start, count, ...inserted);
     reshape(a, argsLabel(args, argLs, 2));
     return ret(fresh(removed, removedLbls, join2(b, argsLabel(args, argLs, 2))), selfL);
-  }, { mutates: "self" }),
+  }, MUTATION),
   reverse: builtin((_args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "reverse");
     writeThrough(selfL, a);
@@ -118,7 +142,7 @@ const methods: Record<string, Builtin> = {
     a.lbls?.reverse();
     reshape(a);
     return ret(a, selfL);
-  }, { mutates: "self" }),
+  }, MUTATION),
   fill: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "fill");
     writeThrough(selfL, a);
@@ -135,7 +159,7 @@ const methods: Record<string, Builtin> = {
     }
     reshape(a, join2(argLs[1] ?? BOT, argLs[2] ?? BOT));
     return ret(a, selfL);
-  }, { mutates: "self" }),
+  }, MUTATION),
   sort: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "sort");
     writeThrough(selfL, a);
@@ -148,7 +172,7 @@ const methods: Record<string, Builtin> = {
     // Rule: the order depends on what the comparisons saw.
     reshape(a, order.decided);
     return ret(a, selfL);
-  }, { mutates: "self", callsArgs: true }),
+  }, { writes: "self", throws: false, refine: "order" }),
   slice: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "slice");
     const len = a.items.length;
@@ -156,7 +180,7 @@ const methods: Record<string, Builtin> = {
     const to = relIndex(args[1], len, len);
     const lbls = a.lbls ? a.lbls.slice(from, Math.max(from, to)) : null;
     return ret(fresh(a.items.slice(from, Math.max(from, to)), lbls, join2(base(a, selfL), argsLabel(args, argLs))), selfL);
-  }),
+  }, READ("elements")),
   concat: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "concat");
     const items = a.items.slice();
@@ -168,31 +192,32 @@ const methods: Record<string, Builtin> = {
         const xb = join2(argLs[j], x.label);
         structure = join2(structure, xb);
         x.items.forEach((v, i) => (items.push(v), lbls.push(join2(xb, lbl(x, i)))));
-      } else (items.push(x), lbls.push(argLs[j]), (structure = join2(structure, BOT)));
+      } else {
+        // Whether an argument is an array (and so how many elements it adds) is decided by its label.
+        items.push(x);
+        lbls.push(argLs[j]);
+        structure = join2(structure, argLs[j]);
+      }
     }
     return ret(fresh(items, lbls, structure), selfL);
-  }),
-  indexOf: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "indexOf")),
-  lastIndexOf: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "lastIndexOf")),
-  includes: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "includes")),
-  join: builtin((args, argLs, self, selfL) => {
+  }, READ("elements")),
+  indexOf: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "indexOf"), READ("search")),
+  lastIndexOf: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "lastIndexOf"), READ("search")),
+  includes: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "includes"), READ("search")),
+  // The default rule: the string is made of every element's text and the separator's.
+  join: builtin((args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "join");
     const sep = args[0] === undefined ? "," : toStr(args[0]);
-    let l = join2(base(a, selfL), argLs[0] ?? BOT);
-    const parts = a.items.map((x, i) => {
-      l = join2(l, withContents(x, lbl(a, i)));
-      return x === null || x === undefined ? "" : toStr(x);
-    });
-    const s = parts.join(sep);
+    const s = a.items.map((x) => (x === null || x === undefined ? "" : toStr(x))).join(sep);
     charge(2 * s.length);
-    return ret(checkString(s), st.mutants.joinDropsElements ? base(a, selfL) : l);
-  }),
+    return checkString(s);
+  }, READ(undefined)),
   at: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "at");
     let i = toInt(args[0], 0);
     if (i < 0) i += a.items.length;
     return ret(a.items[i], join2(join2(base(a, selfL), argLs[0] ?? BOT), lbl(a, i)));
-  }),
+  }, READ("element")),
   flat: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "flat");
     const depth = args[0] === undefined ? 1 : toInt(args[0], 1);
@@ -201,82 +226,93 @@ const methods: Record<string, Builtin> = {
     let structure = join2(base(a, selfL), argLs[0] ?? BOT);
     const walk = (arr: Arr, d: number, outer: Label): void => {
       arr.items.forEach((v, i) => {
+        step();
         const l = join2(outer, lbl(arr, i));
+        // Whether an element is an array (and is flattened) is decided by its label.
+        if (d > 0) structure = join2(structure, l);
         if (d > 0 && isRef(v) && v.k === ARR) {
           structure = join2(structure, join2(l, v.label));
           walk(v, d - 1, join2(l, v.label));
-        } else (items.push(v), lbls.push(l));
+        } else {
+          // Checked and charged as it grows: shared parts are copied each time they are reached.
+          checkArrayLength(items.length + 1);
+          charge(16);
+          items.push(v);
+          lbls.push(l);
+        }
       });
     };
     walk(a, depth, BOT);
     return ret(fresh(items, lbls, structure), selfL);
-  }),
+  }, READ("elements")),
   keys: builtin((_args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "keys");
     return ret(fresh(a.items.map((_, i) => i), null, base(a, selfL)), selfL);
-  }),
+  }, READ("shape")),
   entries: builtin((_args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "entries");
     const b = base(a, selfL);
     return ret(fresh(a.items.map((v, i) => newArr([i, v], [BOT, lbl(a, i)], BOT)), null, b), selfL);
-  }),
+  }, READ("elements")),
   forEach: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "forEach");
     eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, () => false);
     return ret(undefined, BOT);
-  }, { callsArgs: true }),
+  }, CALLBACK("eachElement")),
   map: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "map");
     const items: Val[] = [];
     const lbls: Label[] = [];
     const decided = eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, (_i, r, rl) => (items.push(r), lbls.push(rl), false));
     return ret(fresh(items, lbls, decided), selfL);
-  }, { callsArgs: true }),
+  }, CALLBACK("eachElement")),
   filter: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "filter");
     const items: Val[] = [];
     const lbls: Label[] = [];
     let kept = base(a, selfL);
-    eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, (i, r, rl) => {
+    const decided = eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, (i, r, rl) => {
       // Rule: which elements remain depends on every callback's answer.
       if (!st.mutants.callbackDropsResult) kept = join2(kept, rl);
       if (truthy(r)) (items.push(a.items[i]), lbls.push(lbl(a, i)));
       return false;
     });
-    return ret(fresh(items, lbls, kept), selfL);
-  }, { callsArgs: true }),
+    return ret(fresh(items, lbls, join2(kept, decided)), selfL);
+  }, CALLBACK("answers")),
   flatMap: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "flatMap");
     const items: Val[] = [];
     const lbls: Label[] = [];
     let structure = base(a, selfL);
-    eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, (_i, r, rl) => {
+    const decided = eachCallback(a, selfL, args[0], argLs[0] ?? BOT, false, (_i, r, rl) => {
+      // Whether an answer is an array (and how many elements it adds) is decided by its label.
+      structure = join2(structure, rl);
       if (isRef(r) && r.k === ARR) {
         structure = join2(structure, join2(rl, r.label));
         r.items.forEach((v, j) => (items.push(v), lbls.push(join2(join2(rl, r.label), lbl(r, j)))));
       } else (items.push(r), lbls.push(rl));
       return false;
     });
-    return ret(fresh(items, lbls, structure), selfL);
-  }, { callsArgs: true }),
-  find: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "find"), { callsArgs: true }),
-  findIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findIndex"), { callsArgs: true }),
-  findLast: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLast"), { callsArgs: true }),
-  findLastIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLastIndex"), { callsArgs: true }),
+    return ret(fresh(items, lbls, join2(structure, decided)), selfL);
+  }, CALLBACK("eachElement")),
+  find: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "find"), CALLBACK("answers")),
+  findIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findIndex"), CALLBACK("answers")),
+  findLast: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLast"), CALLBACK("answers")),
+  findLastIndex: builtin((args, argLs, self, selfL) => findLike(self, selfL, args, argLs, "findLastIndex"), CALLBACK("answers")),
   some: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "some");
     let found = false;
     const decided = eachCallback(a, selfL, args[0], argLs[0] ?? BOT, true, (_i, r) => (found = truthy(r)));
     return ret(found, st.mutants.callbackDropsResult ? base(a, selfL) : decided);
-  }, { callsArgs: true }),
+  }, CALLBACK("answers")),
   every: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "every");
     let all = true;
     const decided = eachCallback(a, selfL, args[0], argLs[0] ?? BOT, true, (_i, r) => !(all = truthy(r)));
     return ret(all, st.mutants.callbackDropsResult ? base(a, selfL) : decided);
-  }, { callsArgs: true }),
-  reduce: builtin((args, argLs, self, selfL) => reduce(self, selfL, args, argLs, false), { callsArgs: true }),
-  reduceRight: builtin((args, argLs, self, selfL) => reduce(self, selfL, args, argLs, true), { callsArgs: true }),
+  }, CALLBACK("answers")),
+  reduce: builtin((args, argLs, self, selfL) => reduce(self, selfL, args, argLs, false), CALLBACK("fold")),
+  reduceRight: builtin((args, argLs, self, selfL) => reduce(self, selfL, args, argLs, true), CALLBACK("fold")),
 };
 
 function search(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: "indexOf" | "lastIndexOf" | "includes"): Val {
@@ -294,10 +330,8 @@ function search(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: "ind
 function findLike(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: string): Val {
   const a = asArray(self, selfL, kind);
   const last = kind.startsWith("findLast");
-  const view = last ? newArr(a.items.slice().reverse(), a.lbls ? a.lbls.slice().reverse() : null, a.label) : a;
-  let at = -1;
-  const decided = eachCallback(view, selfL, args[0], argLs[0] ?? BOT, true, (i, r) => truthy(r) && ((at = i), true));
-  const index = at < 0 ? -1 : last ? a.items.length - 1 - at : at;
+  let index = -1;
+  const decided = eachCallback(a, selfL, args[0], argLs[0] ?? BOT, true, (i, r) => truthy(r) && ((index = i), true), last);
   const l = st.mutants.callbackDropsResult ? base(a, selfL) : decided;
   if (kind.endsWith("Index")) return ret(index, l);
   return ret(index < 0 ? undefined : a.items[index], index < 0 ? l : join2(l, lbl(a, index)));
@@ -305,60 +339,81 @@ function findLike(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: st
 
 function reduce(self: Val, selfL: Label, args: Val[], argLs: Label[], right: boolean): Val {
   const a = asArray(self, selfL, right ? "reduceRight" : "reduce");
-  const b = base(a, selfL);
+  let b = base(a, selfL);
   const order = a.items.map((_, i) => i);
   if (right) order.reverse();
   let acc: Val;
   let accL: Label;
   let k = 0;
+  const cb = args[0];
+  const cbL = argLs[0] ?? BOT;
+  checkCallback(cb, cbL, b);
   if (args.length >= 2) (acc = args[1]), (accL = argLs[1]);
   else {
+    // Without an initial value, an empty array throws: the length decides.
+    mayThrowOn(b);
     if (order.length === 0) return typeError("Reduce of empty array with no initial value", b);
     acc = a.items[order[0]];
     accL = join2(b, lbl(a, order[0]));
     k = 1;
   }
-  const cb = args[0];
-  const cbL = argLs[0] ?? BOT;
-  const guarded = !underPc(join2(b, cbL));
-  const saved = guarded ? enterPc(join2(b, cbL)) : st.spc;
+  const saved = st.spc;
+  if (!underPc(join2(b, cbL))) enterPc(join2(b, cbL));
   try {
     for (; k < order.length; k++) {
       step();
+      // Rule (live decisions): the element read now depends on the length now.
+      if (a.label !== BOT && !a.label.flowsTo(b)) {
+        b = join2(b, a.label);
+        if (!underPc(b)) enterPc(b);
+      }
       const i = order[k];
-      acc = callFunction(cb, cbL, [acc, a.items[i], i, a], [accL, join2(b, lbl(a, i)), b, selfL]);
+      acc = callBack(cb, cbL, [acc, a.items[i], i, a], [accL, join2(b, lbl(a, i)), b, selfL]);
       accL = st.l;
     }
   } finally {
-    if (guarded) leavePc(saved);
+    leavePc(saved);
+    b = join2(b, a.label);
     upgradeCallee(cb, b);
   }
   // Rule: how many steps folded into the result depends on the length.
   return ret(acc, join2(accL, b));
 }
 
-/** A stable merge order of indices; `decided` joins what every comparison saw. */
+/**
+ * A stable merge order of indices; `decided` joins what every comparison saw. Which pairs are
+ * compared next depends on the answers so far: each comparator call runs under them.
+ */
 function sortOrder(a: Arr, selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
   const idx = a.items.map((_, i) => i);
   let decided = base(a, selfL);
   if (cmp === undefined) {
     for (let i = 0; i < a.items.length; i++) decided = join2(decided, withContents(a.items[i], lbl(a, i)));
     const keys = a.items.map((v) => (v === undefined ? undefined : toStr(v)));
-    idx.sort((x, y) => (keys[x] === undefined ? 1 : keys[y] === undefined ? -1 : keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : 0));
+    idx.sort((x, y) => {
+      step();
+      return keys[x] === undefined ? 1 : keys[y] === undefined ? -1 : keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : 0;
+    });
     return { idx, decided };
   }
-  const guarded = !underPc(join2(decided, cmpL));
-  const saved = guarded ? enterPc(join2(decided, cmpL)) : st.spc;
+  checkCallback(cmp, cmpL, decided);
+  const saved = st.spc;
+  if (!underPc(join2(decided, cmpL))) enterPc(join2(decided, cmpL));
+  const items = a.items.slice();
   try {
     idx.sort((x, y) => {
       step();
-      const r = callFunction(cmp, cmpL, [a.items[x], a.items[y]], [join2(decided, lbl(a, x)), join2(decided, lbl(a, y))]);
-      if (!st.mutants.callbackDropsResult) decided = join2(decided, st.l);
+      const r = callBack(cmp, cmpL, [items[x], items[y]], [join2(decided, lbl(a, x)), join2(decided, lbl(a, y))]);
+      const rl = withContents(r, st.l);
+      if (!st.mutants.callbackDropsResult && rl !== BOT && !rl.flowsTo(decided)) {
+        decided = join2(decided, rl);
+        if (!underPc(decided)) enterPc(decided);
+      }
       const n = toNum(r);
       return Number.isNaN(n) ? 0 : n;
     });
   } finally {
-    if (guarded) leavePc(saved);
+    leavePc(saved);
     upgradeCallee(cmp, decided);
   }
   return { idx, decided };
@@ -367,22 +422,34 @@ function sortOrder(a: Arr, selfL: Label, cmp: Val, cmpL: Label): { idx: number[]
 export const arrayMethods = new Map<string, Builtin>(Object.entries(methods));
 
 /** `Array.isArray`, `Array.from`, `Array.of`. */
-export const arrayStatics: Record<string, (args: Val[], argLs: Label[]) => Val> = {
-  isArray: (args, argLs) => ret(isRef(args[0]) && args[0].k === ARR, argLs[0] ?? BOT),
-  of: (args, argLs) => ret(fresh(args.slice(), argLs.slice(), BOT), BOT),
-  from: (args, argLs) => {
+export const arrayStatics: Record<string, Builtin> = {
+  isArray: builtin((args, argLs) => ret(isRef(args[0]) && args[0].k === ARR, argLs[0] ?? BOT), READ("typeOf")),
+  of: builtin((args, argLs) => ret(fresh(args.slice(), argLs.slice(), BOT), BOT), READ("elements")),
+  from: builtin((args, argLs) => {
     const src = args[0];
     const srcL = argLs[0] ?? BOT;
     let arr: Arr;
     if (typeof src === "string") arr = fresh([...src], [...src].map(() => srcL), srcL);
     else if (isRef(src) && src.k === ARR) arr = fresh(src.items.slice(), src.items.map((_, i) => lbl(src, i)), join2(srcL, src.label));
-    else if (isRef(src) && src.k === 1 && src.props.has("length")) {
-      const n = Math.max(0, Math.min(toInt(src.props.get("length")!.v, 0), st.limits.arrayLength + 1));
-      checkArrayLength(n);
-      const l = join2(join2(srcL, src.label), src.props.get("length")!.l);
-      arr = fresh(Array.from({ length: n }, (_, i) => src.props.get(toKey(i))?.v), null, l);
+    else if (isRef(src) && src.k === OBJ) {
+      // An array-like: whether it has a length, and which indices it has, are its shape.
+      const b = join2(join2(srcL, src.label), src.shape);
+      const len = src.props.get("length");
+      if (len === undefined) arr = fresh([], null, b);
+      else {
+        const n = Math.max(0, Math.min(toInt(len.v, 0), st.limits.arrayLength + 1));
+        checkArrayLength(n);
+        const items: Val[] = [];
+        const lbls: Label[] = [];
+        for (let i = 0; i < n; i++) {
+          const slot = src.props.get(toKey(i));
+          items.push(slot?.v);
+          lbls.push(slot === undefined ? b : join2(b, slot.l));
+        }
+        arr = fresh(items, lbls, join2(b, withContents(len.v, len.l)));
+      }
     } else arr = fresh([], null, srcL);
     if (args[1] !== undefined) return arrayMethods.get("map")!([args[1]], [argLs[1] ?? BOT], arr, BOT);
     return ret(arr, BOT);
-  },
+  }, CALLBACK("elements")),
 };

@@ -7,7 +7,7 @@ import { throwError } from "../errors.js";
 import { join2, writeThrough } from "../rules.js";
 import { st } from "../state.js";
 import { BOT, DATE, type DateV, type Val, toNum, toStr } from "../values.js";
-import { type Builtin, argsLabel, builtin, ret } from "./util.js";
+import { type Builtin, PURE, TOTAL, argsLabel, builtin, ret } from "./util.js";
 
 function asDate(self: Val, selfL: Label): DateV {
   if (typeof self !== "object" || self === null || self.k !== DATE) return throwError("TypeError", "this is not a Date", selfL);
@@ -35,7 +35,7 @@ for (const name of GETTERS) {
     if (name === "toISOString" && Number.isNaN(d.t)) return throwError("RangeError", "Invalid time value", l);
     if (name === "toJSON") return ret(Number.isNaN(d.t) ? null : host.toISOString(), l);
     return ret((host[name] as () => Val).call(host), l);
-  });
+  }, name === "toISOString" ? PURE : TOTAL);
 }
 for (const name of SETTERS) {
   methods[name] = builtin((args, argLs, self, selfL) => {
@@ -47,7 +47,7 @@ for (const name of SETTERS) {
     // The time now held depends on the arguments and on the decisions that led here.
     d.label = join2(d.label, join2(argsLabel(args, argLs), st.pc));
     return ret(t, join2(selfL, d.label));
-  }, { mutates: "self" });
+  }, { writes: "self", calls: false, throws: false, refine: "mutation" });
 }
 for (const name of ["toLocaleDateString", "toLocaleTimeString", "toLocaleString"] as const) {
   methods[name] = builtin((args, argLs, self, selfL) => {
@@ -55,7 +55,7 @@ for (const name of ["toLocaleDateString", "toLocaleTimeString", "toLocaleString"
     const host = new Date(d.t);
     const locale = args[0] === undefined ? "en-US" : toStr(args[0]);
     return ret(host[name](locale, { timeZone: "UTC" }), join2(join2(selfL, d.label), argsLabel(args, argLs)));
-  });
+  }, PURE);
 }
 
 export const dateMethods = new Map<string, Builtin>(Object.entries(methods));

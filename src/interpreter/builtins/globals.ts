@@ -11,15 +11,20 @@ import { arrayStatics } from "./array.js";
 import { dateStatics, makeDate } from "./date.js";
 import { parse, stringify, toJsonData } from "./json.js";
 import { numberStatics, numeric } from "./number.js";
-import { objectStatics } from "./object.js";
-import { argsLabel, fnValue, ret } from "./util.js";
+import { objectFlags, objectStatics } from "./object.js";
+import { PURE, TOTAL, fnValue, ret } from "./util.js";
+import type { BuiltinFlags } from "../values.js";
 
 type Impl = (args: Val[], argLs: Label[]) => Val;
 
-function namespace(name: string, members: Record<string, Impl | Val>): Fn {
+/**
+ * A namespace (Math, JSON, …) whose members are builtins with the given flags (or function values
+ * made elsewhere, with their own). Calling the namespace itself throws.
+ */
+function namespace(name: string, members: Record<string, Impl | Val>, flags: Record<string, BuiltinFlags> = {}): Fn {
   const statics: Record<string, Val> = {};
-  for (const [k, v] of Object.entries(members)) statics[k] = typeof v === "function" ? fnValue(`${name}.${k}`, (a, l) => (v as Impl)(a, l)) : v;
-  return fnValue(name, () => throwError("TypeError", `${name} is not a function`, BOT), statics);
+  for (const [k, v] of Object.entries(members)) statics[k] = typeof v === "function" ? fnValue(`${name}.${k}`, (a, l) => (v as Impl)(a, l), undefined, flags[k] ?? TOTAL) : v;
+  return fnValue(name, () => throwError("TypeError", `${name} is not a function`, BOT), statics, PURE);
 }
 
 /**
@@ -37,25 +42,24 @@ function random(): number {
   return st.seed / 2 ** 32;
 }
 
+const MATH_FUNCTIONS = ["abs", "floor", "ceil", "round", "trunc", "sign", "sqrt", "cbrt", "max", "min", "pow", "exp", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "atan", "atan2", "asin", "acos", "hypot", "fround", "clz32", "imul"] as const;
+
 const math = namespace("Math", {
-  abs: numeric(Math.abs), floor: numeric(Math.floor), ceil: numeric(Math.ceil), round: numeric(Math.round),
-  trunc: numeric(Math.trunc), sign: numeric(Math.sign), sqrt: numeric(Math.sqrt), cbrt: numeric(Math.cbrt),
-  max: numeric(Math.max), min: numeric(Math.min), pow: numeric(Math.pow), exp: numeric(Math.exp),
-  log: numeric(Math.log), log2: numeric(Math.log2), log10: numeric(Math.log10), log1p: numeric(Math.log1p),
-  sin: numeric(Math.sin), cos: numeric(Math.cos), tan: numeric(Math.tan), atan: numeric(Math.atan),
-  atan2: numeric(Math.atan2), asin: numeric(Math.asin), acos: numeric(Math.acos), hypot: numeric(Math.hypot),
-  fround: numeric(Math.fround), clz32: numeric(Math.clz32), imul: numeric(Math.imul),
+  ...Object.fromEntries(MATH_FUNCTIONS.map((k) => [k, numeric(`Math.${k}`, Math[k] as (...xs: number[]) => number)])),
   random: () => ret(random(), st.mutants.hiddenStateUnlabeled ? BOT : st.seedL),
   PI: Math.PI, E: Math.E, LN2: Math.LN2, LN10: Math.LN10, LOG2E: Math.LOG2E, LOG10E: Math.LOG10E, SQRT2: Math.SQRT2, SQRT1_2: Math.SQRT1_2,
-});
-(math.statics?.get("random") as Fn).mutates = "seed";
+}, { random: { writes: "seed", calls: false, throws: false, refine: "seed" } });
 
-const json = namespace("JSON", { stringify, parse });
+const json = namespace("JSON", { stringify, parse }, {
+  stringify: { writes: "none", refine: "serialised" },
+  parse: { writes: "none", refine: "fresh" },
+});
 math.namespaceOnly = json.namespaceOnly = true;
 
+/** Number(), String(), Boolean(): the default rule (the argument, contents included). */
 function convert(name: string, f: (v: Val) => Val, statics: Record<string, Impl | Val> = {}): Fn {
   const ns = namespace(name, statics);
-  ns.builtin = (args, argLs) => ret(f(args[0]), withContents(args[0], argLs[0] ?? BOT));
+  ns.builtin = Object.assign((args: Val[]) => f(args[0]), TOTAL);
   return ns;
 }
 
@@ -72,15 +76,18 @@ function errorType(cls: string): Fn {
       e.shape = join2(ol, opts.shape);
     }
     return ret(e, BOT);
-  });
+  }, undefined, { ...TOTAL, refine: "error" });
 }
+
+const IDENTITY: BuiltinFlags = { ...TOTAL, refine: "identity" };
 
 const promise = namespace("Promise", {
   all: (args, argLs) => ret(args[0], argLs[0] ?? BOT),
   resolve: (args, argLs) => ret(args[0], argLs[0] ?? BOT),
   allSettled: (args, argLs) => ret(args[0], argLs[0] ?? BOT),
-});
+}, { all: IDENTITY, resolve: IDENTITY, allSettled: IDENTITY });
 
+// console.log writes only the run's log, which no program can read.
 const consoleNs = namespace("console", {
   log: (args) => {
     const line = args.map((a) => (typeof a === "string" ? a : isRef(a) && a.k !== 3 ? JSON.stringify(toJsonData(a)) ?? "undefined" : toStr(a))).join(" ");
@@ -88,7 +95,7 @@ const consoleNs = namespace("console", {
     if (st.logs.length < 10_000) st.logs.push(checkString(line));
     return ret(undefined, BOT);
   },
-});
+}, { log: PURE });
 consoleNs.namespaceOnly = true;
 for (const alias of ["info", "warn", "error", "debug"]) consoleNs.statics!.set(alias, consoleNs.statics!.get("log")!);
 
@@ -97,29 +104,26 @@ export function builtinGlobals(): Map<string, Val> {
   const g = new Map<string, Val>();
   g.set("Math", math);
   g.set("JSON", json);
-  g.set("Object", namespace("Object", objectStatics));
-  g.set("Array", namespace("Array", arrayStatics));
+  g.set("Object", namespace("Object", objectStatics, objectFlags));
+  g.set("Array", namespace("Array", Object.fromEntries(Object.entries(arrayStatics).map(([k, impl]) => [k, { k: 3, name: `Array.${k}`, label: BOT, builtin: impl } as Fn]))));
   g.set("Number", convert("Number", (v) => toNum(v), {
     ...numberStatics,
     MAX_SAFE_INTEGER: Number.MAX_SAFE_INTEGER, MIN_SAFE_INTEGER: Number.MIN_SAFE_INTEGER, EPSILON: Number.EPSILON,
     MAX_VALUE: Number.MAX_VALUE, MIN_VALUE: Number.MIN_VALUE, POSITIVE_INFINITY: Infinity, NEGATIVE_INFINITY: -Infinity, NaN: NaN,
   }));
-  g.set("String", convert("String", (v) => (v === undefined && false ? "" : toStr(v)), {
-    fromCharCode: (args, argLs) => ret(String.fromCharCode(...args.map(toNum)), argsLabel(args, argLs)),
+  g.set("String", convert("String", (v) => toStr(v), {
+    fromCharCode: (args) => String.fromCharCode(...args.map(toNum)),
   }));
   g.set("Boolean", convert("Boolean", (v) => truthy(v)));
-  g.set("Date", fnValue("Date", makeDate, Object.fromEntries(Object.entries(dateStatics).map(([k, f]) => [k, fnValue(`Date.${k}`, f as Impl)]))));
+  g.set("Date", fnValue("Date", makeDate, Object.fromEntries(Object.entries(dateStatics).map(([k, f]) => [k, fnValue(`Date.${k}`, f as Impl, undefined, k === "now" ? PURE : TOTAL)])), { ...PURE, refine: "fresh" }));
   for (const cls of ["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "NotEnoughInformationError"]) g.set(cls, errorType(cls));
-  ((g.get("Object") as Fn).statics!.get("assign") as Fn).mutates = "arg0";
-  ((g.get("Array") as Fn).statics!.get("from") as Fn).callsArgs = true;
-  for (const name of ["stringify", "parse"]) (json.statics!.get(name) as Fn).callsArgs = true;
   g.set("Promise", promise);
   g.set("console", consoleNs);
   // The same functions as Number.parseInt and Number.parseFloat, as in JavaScript.
   g.set("parseInt", (g.get("Number") as Fn).statics!.get("parseInt")!);
   g.set("parseFloat", (g.get("Number") as Fn).statics!.get("parseFloat")!);
-  g.set("isNaN", fnValue("isNaN", (args, argLs) => ret(Number.isNaN(toNum(args[0])), argsLabel(args, argLs))));
-  g.set("isFinite", fnValue("isFinite", (args, argLs) => ret(Number.isFinite(toNum(args[0])), argsLabel(args, argLs))));
+  g.set("isNaN", fnValue("isNaN", (args) => Number.isNaN(toNum(args[0])), undefined, TOTAL));
+  g.set("isFinite", fnValue("isFinite", (args) => Number.isFinite(toNum(args[0])), undefined, TOTAL));
   g.set("NaN", NaN);
   g.set("Infinity", Infinity);
   return g;

@@ -5,11 +5,11 @@
  * label and every answer's label, contents included.
  */
 import type { Label } from "../../labels/index.js";
-import { callFunction } from "../compile/functions.js";
+import { callBack } from "../rules-calls.js";
 import { throwError } from "../errors.js";
-import { enterPc, join2, leavePc, underPc, upgradeCallee, withContents } from "../rules.js";
+import { enterPc, join2, keysLabel, leavePc, underPc, upgradeCallee, withContents } from "../rules.js";
 import { st, step } from "../state.js";
-import { ARR, DATE, FN, OBJ, RE, type Fn, type Val, enumerableKeys, isRef, setElemLabel } from "../values.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type Fn, type Val, elemLabel, enumerableKeys, isRef, setElemLabel } from "../values.js";
 
 /** Runs `walk` under the pc `d` and upgrades what the callback may write when it ends. */
 function underCallback<T>(cb: Fn, d: Label, walk: () => T): T {
@@ -28,26 +28,40 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
   const d = join2(l, cbL);
   let acc = d;
   const seen = new Set<Val>();
-  const call = (key: string, x: Val): Val => {
+  const call = (key: string, x: Val, xl: Label): Val => {
     step();
-    // A Date is turned into its JSON string before the replacer sees it.
-    const before = isRef(x) && x.k === DATE ? (Number.isNaN(x.t) ? null : new Date(x.t).toISOString()) : x;
-    const r = callFunction(cb, cbL, [key, before], [d, d]);
-    acc = join2(acc, withContents(r, st.l));
+    // A Date is turned into its JSON string before the replacer sees it: made of its contents.
+    const date = isRef(x) && x.k === DATE;
+    const before = date ? (Number.isNaN(x.t) ? null : new Date(x.t).toISOString()) : x;
+    // The value passed carries its own label (the part read now), not only the walk's.
+    const r = callBack(cb, cbL, [key, before], [acc, join2(acc, date ? withContents(x, xl) : xl)]);
+    // Rule (live decisions): what an answer holds decides which keys are walked, and so which
+    // calls come next: they run under it.
+    raise(withContents(r, st.l));
     return r;
   };
-  const walk = (key: string, x: Val): unknown => {
-    const r = call(key, x);
+  const raise = (rl: Label): void => {
+    if (rl !== BOT && !rl.flowsTo(acc)) {
+      acc = join2(acc, rl);
+      if (!underPc(acc)) enterPc(acc);
+    }
+  };
+  const walk = (key: string, x: Val, xl: Label): unknown => {
+    const r = call(key, x, xl);
     if (!isRef(r)) return typeof r === "number" && !Number.isFinite(r) ? null : r;
     if (r.k === FN) return undefined;
     if (r.k === DATE || r.k === RE) return {};
-    if (seen.has(r)) return throwError("TypeError", "Converting circular structure to JSON", d);
+    if (seen.has(r)) return throwError("TypeError", "Converting circular structure to JSON", acc);
     seen.add(r);
     try {
-      if (r.k === ARR) return r.items.map((e, i) => walk(String(i), e) ?? null);
+      // Each step re-joins the container's live labels: the replacer may have changed it.
+      if (r.k === ARR) return r.items.map((e, i) => (raise(r.label), walk(String(i), e, elemLabel(r, i))) ?? null);
       const out: Record<string, unknown> = {};
       for (const k of enumerableKeys(r)) {
-        const j = walk(k, r.props.get(k)!.v);
+        raise(join2(r.label, keysLabel(r)));
+        // A key the replacer deleted before its turn is read as undefined, as JavaScript does.
+        const slot = r.props.get(k);
+        const j = walk(k, slot?.v, slot?.l ?? BOT);
         if (j !== undefined) out[k] = j;
       }
       return out;
@@ -55,7 +69,14 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
       seen.delete(r);
     }
   };
-  const data = underCallback(cb, d, () => walk("", v));
+  const saved = st.spc;
+  let data: unknown;
+  try {
+    data = underCallback(cb, d, () => walk("", v, l));
+  } finally {
+    leavePc(saved);
+    upgradeCallee(cb, acc);
+  }
   return { data, l: acc };
 }
 
@@ -76,14 +97,14 @@ export function revive(v: Val, l: Label, cb: Fn, cbL: Label): { v: Val; l: Label
       });
     } else if (isRef(x) && x.k === OBJ) {
       for (const k of enumerableKeys(x)) {
-        const r = walk(k, x.props.get(k)!.v);
+        const r = walk(k, x.props.get(k)?.v);
         if (r.v === undefined) x.props.delete(k);
         else x.props.set(k, { v: r.v, l: r.l });
         // Which keys remain depends on the answer.
         x.shape = join2(x.shape, r.l);
       }
     }
-    const out = callFunction(cb, cbL, [key, x], [d, d]);
+    const out = callBack(cb, cbL, [key, x], [d, d]);
     const ol = join2(d, withContents(out, st.l));
     acc = join2(acc, ol);
     return { v: out, l: ol };

@@ -6,7 +6,7 @@
 import type { Label } from "../../labels/index.js";
 import { throwError } from "../errors.js";
 import { deepLabel, join2, withContents } from "../rules.js";
-import { charge, checkArrayLength, checkString, st } from "../state.js";
+import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type Val, isRef, newArr, newObj, enumerableKeys, toNum, toStr } from "../values.js";
 import { replaceAll, revive } from "./json-callbacks.js";
 import { ret } from "./util.js";
@@ -26,6 +26,9 @@ export function allowList(replacer: Val): AllowList {
 /** Converts a value to plain JSON data (undefined where JSON omits it). */
 export function toJsonData(v: Val, seen: Set<Val> = new Set(), allow?: AllowList): unknown {
   if (!isRef(v)) return typeof v === "number" && !Number.isFinite(v) ? null : v;
+  // One step and one part's memory per container visited: shared parts are walked each time.
+  step();
+  charge(32);
   if (seen.has(v)) return throwError("TypeError", "Converting circular structure to JSON", BOT);
   switch (v.k) {
     case FN:
@@ -92,7 +95,8 @@ export function fromJsonData(x: unknown, l: Label): Val {
 }
 
 export function parse(args: Val[], argLs: Label[]): Val {
-  const l = argLs[0] ?? BOT;
+  // The text, an object's converted contents included.
+  const l = withContents(args[0], argLs[0] ?? BOT);
   let data: unknown;
   try {
     data = JSON.parse(toStr(args[0]));

@@ -4,12 +4,12 @@
  */
 import type { Label } from "../../labels/index.js";
 import { RE2JS } from "re2js";
-import { callFunction } from "../compile/functions.js";
+import { callBack, inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
-import { enterPc, join2, leavePc, underPc, upgradeCallee } from "../rules.js";
-import { charge, checkArrayLength, checkString, st, step } from "../state.js";
-import { BOT, RE, type ReV, type Val, newArr, toStr } from "../values.js";
-import { type Builtin, asString, builtin, ret } from "./util.js";
+import { enterPc, join2, leavePc, underPc, writeThrough } from "../rules.js";
+import { charge, checkArrayLength, checkString, st, step, work } from "../state.js";
+import { BOT, RE, type BuiltinFlags, type ReV, type Val, newArr, toStr } from "../values.js";
+import { type Builtin, TOTAL, builtin, ret } from "./util.js";
 
 function asRe(self: Val, selfL: Label): ReV {
   if (typeof self !== "object" || self === null || self.k !== 5) throw new Error("not a regexp");
@@ -69,8 +69,15 @@ export function expand(rep: string, g: Val[], named: Record<string, number>, at:
   });
 }
 
+/** The longest pattern a string may give `match` or `search`. */
+const MAX_PATTERN = 4096;
+
 /** A string where a pattern is expected (`match`, `search`) means `new RegExp(string)`. */
 export function stringPattern(p: string, l: Label): ReV {
+  // Compiling takes time and memory in proportion to the pattern, outside every step: a
+  // pattern made from data is capped (a literal regex in the program is not).
+  if (p.length > MAX_PATTERN) return throwError("SyntaxError", `Invalid regular expression: the pattern is longer than ${MAX_PATTERN} characters; search for a shorter text or use includes()/indexOf()`, l);
+  work(p.length >> 2);
   try {
     return { k: RE, source: p, flags: "", re: RE2JS.compile(RE2JS.translateRegExp(p), 0), label: l, lastIndex: 0 };
   } catch (err) {
@@ -79,35 +86,18 @@ export function stringPattern(p: string, l: Label): ReV {
 }
 
 /**
- * Function replacements are callbacks: whether and how often they run depends on the text,
- * so they run under its label, their answers join the result's label, and what they could
- * write is upgraded afterwards (see {@link finishReplacers}).
+ * Function replacements are callbacks: whether and how often they run depends on the text and
+ * the pattern (`l`), so they run under that label; their answers join the result (the default
+ * rule of the call gate, through callBack), and what they could write is upgraded afterwards.
  */
-let replacerAnswers: Label = BOT;
-
 export function callReplacer(fn: Val, l: Label, args: Val[]): Val {
   const saved = st.spc;
   if (!underPc(l)) enterPc(l);
   try {
-    const r = callFunction(fn, l, args, args.map(() => l));
-    if (!st.mutants.callbackDropsResult) replacerAnswers = join2(replacerAnswers, st.l);
-    return r;
+    return callBack(fn, l, args, args.map(() => l));
   } finally {
     leavePc(saved);
   }
-}
-
-/** Starts collecting the answers of function replacements. */
-export function startReplacers(): void {
-  replacerAnswers = BOT;
-}
-
-/** The label the answers add; upgrades the replacement function's effects with `l`. */
-export function finishReplacers(fn: Val, l: Label): Label {
-  upgradeCallee(fn, l);
-  const out = replacerAnswers;
-  replacerAnswers = BOT;
-  return out;
 }
 
 /** `s.replace(re, rep)`: a string replacement or a function called per match (a callback). */
@@ -180,38 +170,69 @@ function advanced(re: ReV, l: Label): void {
   if (!st.mutants.hiddenStateUnlabeled) re.label = join2(re.label, join2(l, st.pc));
 }
 
+/** test and exec move a global regex's lastIndex (refinement `lastIndex`). */
+const LAST_INDEX: BuiltinFlags = { writes: "self", calls: false, throws: false, refine: "lastIndex" };
+
+/**
+ * What a call of test or exec reads: the regex (its state included), the text (contents of an
+ * object converted to it included). A global regex is changed: a data-chosen one may not be, as
+ * for any write through a labelled reference.
+ */
+function start(re: ReV, args: Val[], argLs: Label[], selfL: Label): Label {
+  if (re.flags.includes("g")) writeThrough(selfL, re);
+  return join2(join2(selfL, re.label), inputsLabel(args.slice(0, 1), argLs.slice(0, 1), undefined, BOT));
+}
+
+/** A match scanned `s` in one step: long texts count steps in proportion, and read the clock. */
+function scanned(s: string): void {
+  if (s.length >= 4096) work(s.length >> 4);
+}
+
+/** JavaScript's ToLength: where a match starts, whatever number a program put in lastIndex. */
+function toLength(n: number): number {
+  return Number.isNaN(n) ? 0 : Math.min(Math.max(Math.trunc(n), 0), Number.MAX_SAFE_INTEGER);
+}
+
 const methods: Record<string, Builtin> = {
   test: builtin((args, argLs, self, selfL) => {
     const re = asRe(self, selfL);
-    const s = asString(toStr(args[0]), argLs[0] ?? BOT, "test");
-    const l = join2(join2(selfL, re.label), argLs[0] ?? BOT);
-    if (!re.flags.includes("g")) return ret(re.re.matcher(s).find(), l);
+    const s = toStr(args[0]);
+    const l = start(re, args, argLs, selfL);
+    if (!re.flags.includes("g")) {
+      const hit = re.re.matcher(s).find();
+      scanned(s);
+      return ret(hit, l);
+    }
     const m = re.re.matcher(s);
-    const found = re.lastIndex <= s.length && m.find(re.lastIndex);
+    const from = toLength(re.lastIndex);
+    const found = from <= s.length && m.find(from);
+    scanned(s);
     re.lastIndex = found ? m.end() : 0;
     advanced(re, l);
     return ret(found, l);
-  }, { mutates: "self" }),
+  }, LAST_INDEX),
   exec: builtin((args, argLs, self, selfL) => {
     const re = asRe(self, selfL);
     const s = toStr(args[0]);
-    const l = join2(join2(selfL, re.label), argLs[0] ?? BOT);
+    const l = start(re, args, argLs, selfL);
     const global = re.flags.includes("g");
     if (global) advanced(re, l);
-    const from = global ? re.lastIndex : 0;
+    const from = global ? toLength(re.lastIndex) : 0;
     if (from > s.length) return (re.lastIndex = 0), ret(null, l);
     const m = re.re.matcher(s);
-    if (!m.find(from)) {
+    const hit = m.find(from);
+    scanned(s);
+    if (!hit) {
       if (global) re.lastIndex = 0;
       return ret(null, l);
     }
     if (global) re.lastIndex = m.end() === m.start() ? m.end() + 1 : m.end();
     return ret(newArr(groups(m, re.re.groupCount()), null, l), l);
-  }, { mutates: "self" }),
+  }, LAST_INDEX),
   toString: builtin((_a, _l, self, selfL) => {
     const re = asRe(self, selfL);
     return ret(`/${re.source}/${re.flags}`, selfL);
-  }),
+  }, TOTAL),
 };
 
 export const regexpMethods = new Map<string, Builtin>(Object.entries(methods));

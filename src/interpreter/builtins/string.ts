@@ -4,36 +4,35 @@
  * Regular expressions run on RE2 through regexp.ts, in time linear in the input.
  */
 import type { Label } from "../../labels/index.js";
-import { join2 } from "../rules.js";
+import { upgradeCallee } from "../rules.js";
+import { inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
-import { charge, checkArrayLength, checkString, st } from "../state.js";
+import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Val, isRef, newArr, toNum, toStr, type ReV } from "../values.js";
-import { callReplacer, expand, finishReplacers, matchAll, matchOnce, replaceRe, searchIndex, splitRe, startReplacers, stringPattern } from "./regexp.js";
+import { callReplacer, expand, matchAll, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
 import { type Builtin, argsLabel, asString, builtin, ret, toInt } from "./util.js";
 
 type Impl = (s: string, args: Val[], l: Label) => Val;
 
-/** Wraps a string method: the result is labelled with the receiver and all arguments. */
-function m(impl: Impl, flags: { callsArgs?: boolean } = {}): Builtin {
+/**
+ * Wraps a string method. Its result follows the default rule of the call gate (receiver and
+ * arguments, contents included, and the answers of a replacement function); `l` is that label,
+ * for the containers and errors a method makes itself.
+ */
+function m(impl: Impl, flags: { calls?: boolean; throws?: boolean; refine?: "fresh" } = {}): Builtin {
   return builtin((args, argLs, self, selfL) => {
     const s = asString(self, selfL, "string method");
-    let l = st.mutants.stringDropsArgs ? selfL : join2(selfL, argsLabel(args, argLs));
-    if (!flags.callsArgs) {
-      const v = impl(s, args, l);
-      if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
-      return ret(v, l);
-    }
-    startReplacers();
+    const l = inputsLabel(args, argLs, s, selfL);
     let v: Val;
     try {
       v = impl(s, args, l);
     } finally {
-      // What the replacement callbacks answered is part of the result.
-      l = join2(l, finishReplacers(args[1], l));
+      // A replacement function's calls were decided by the text and the pattern.
+      if (flags.calls) upgradeCallee(args[1], l);
     }
     if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
     return ret(v, l);
-  }, flags);
+  }, { writes: "none", calls: flags.calls ?? false, throws: flags.throws ?? false, refine: flags.refine });
 }
 
 const str = (v: Val, d = ""): string => (v === undefined ? d : toStr(v));
@@ -55,6 +54,7 @@ function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
   let out = "";
   let from = 0;
   for (;;) {
+    step();
     const at = s.indexOf(needle, from);
     if (at < 0) break;
     // A function replacement runs once per match, as a callback.
@@ -121,7 +121,7 @@ const methods: Record<string, Builtin> = {
     if (n < 0 || !Number.isFinite(n)) return throwError("RangeError", `Invalid count value: ${n}`, BOT);
     if (s.length * n > st.limits.stringLength) checkString("x".repeat(st.limits.stringLength + 1));
     return s.repeat(n);
-  }),
+  }, { throws: true }),
   concat: m((s, a) => checkString(s + a.map((x) => toStr(x)).join(""))),
   split: m((s, a, l) => {
     // ToUint32, so a negative limit means "no limit".
@@ -129,16 +129,16 @@ const methods: Record<string, Builtin> = {
     if (a[0] === undefined) return strArray(limit === 0 ? [] : [s], l);
     const parts = isRe(a[0]) ? splitRe(s, a[0], limit) : s.split(str(a[0]), limit);
     return strArray(parts, l);
-  }),
-  replace: m((s, a, l) => replaceWith(s, a, l, false), { callsArgs: true }),
-  replaceAll: m((s, a, l) => replaceWith(s, a, l, true), { callsArgs: true }),
+  }, { refine: "fresh" }),
+  replace: m((s, a, l) => replaceWith(s, a, l, false), { calls: true }),
+  replaceAll: m((s, a, l) => replaceWith(s, a, l, true), { calls: true, throws: true }),
   match: m((s, a, l) => {
     const re = isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l);
     return re.flags.includes("g") ? matchAll(s, re, l) : matchOnce(s, re, l);
-  }),
-  search: m((s, a, l) => searchIndex(s, isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l))),
-  localeCompare: m((s, a, l) => collate(s, str(a[0], "undefined"), a[1], a[2], l)),
-  normalize: m((s, a) => s.normalize(a[0] === undefined ? "NFC" : (str(a[0]) as "NFC"))),
+  }, { refine: "fresh", throws: true }),
+  search: m((s, a, l) => searchIndex(s, isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l)), { throws: true }),
+  localeCompare: m((s, a, l) => collate(s, str(a[0], "undefined"), a[1], a[2], l), { throws: true }),
+  normalize: m((s, a) => s.normalize(a[0] === undefined ? "NFC" : (str(a[0]) as "NFC")), { throws: true }),
   toString: m((s) => s),
   valueOf: m((s) => s),
 };

@@ -3,18 +3,27 @@ import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
 import { join2, withContents } from "../rules.js";
 import { st } from "../state.js";
-import { ARR, BOT, FN, type Arr, type BuiltinImpl, type Fn, type Val, describe, isRef } from "../values.js";
+import { ARR, BOT, FN, type Arr, type BuiltinFlags, type BuiltinImpl, type Fn, type Val, describe, isRef } from "../values.js";
 
-/** A builtin with flags the branch-not-taken rule reads. */
-export type Builtin = BuiltinImpl & { mutates?: "self"; callsArgs?: boolean };
+/** A builtin with the flags it declares (see BuiltinFlags: an undeclared flag means the most it could do). */
+export type Builtin = BuiltinImpl;
 
-export function builtin(impl: BuiltinImpl, flags: { mutates?: "self"; callsArgs?: boolean } = {}): Builtin {
+type Impl = (args: Val[], argLs: Label[], self: Val, selfL: Label) => Val;
+
+/** Declares a builtin's implementation with its flags. */
+export function builtin(impl: Impl, flags: BuiltinFlags = {}): Builtin {
   return Object.assign(impl, flags);
 }
 
+/** Flags of a builtin that changes nothing and calls nothing; it may still throw unless `throws: false` is added. */
+export const PURE: BuiltinFlags = { writes: "none", calls: false };
+
+/** Flags of a builtin that changes nothing, calls nothing and throws only on a wrong receiver. */
+export const TOTAL: BuiltinFlags = { writes: "none", calls: false, throws: false };
+
 /** A builtin function value (a global or a static of a namespace). */
-export function fnValue(name: string, impl: BuiltinImpl, statics?: Record<string, Val>, flags: { mutates?: "arg0"; callsArgs?: boolean } = {}): Fn {
-  return { k: FN, name, label: BOT, builtin: impl, statics: statics ? new Map(Object.entries(statics)) : undefined, ...flags };
+export function fnValue(name: string, impl: Impl, statics?: Record<string, Val>, flags: BuiltinFlags = {}): Fn {
+  return { k: FN, name, label: BOT, builtin: builtin(impl, flags), statics: statics ? new Map(Object.entries(statics)) : undefined };
 }
 
 /** The join of the first `n` argument labels (all when n is omitted), contents of objects included. */

@@ -6,13 +6,16 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { getMember, methodTable, setMember } from "../members.js";
 import { binary } from "../operators.js";
-import { enterPc, exitRegion, join2, leavePc, mayThrowOn, underPc, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, leavePc, mayThrowOn, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
 import { st } from "../state.js";
-import { BOT, FN, type Val, isRef, toNum, truthy } from "../values.js";
+import { BOT, FN, type Fn, type Val, isRef, toKey, toNum, truthy } from "../values.js";
+import { arrayMethods } from "../builtins/array.js";
+
+const MAP = arrayMethods.get("map");
 import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
-import { SHORT, shortCircuit, spreadInto } from "./expressions.js";
+import { SHORT, optionalLink, shortCircuit, spreadInto } from "./expressions.js";
 import { callFunction } from "./functions.js";
-import { compileTarget } from "./patterns.js";
+import { TDZ, compileTarget, throwReference } from "./patterns.js";
 import { hop, resolve } from "./scope.js";
 import { batched } from "../program.js";
 
@@ -58,9 +61,93 @@ function isPromiseAll(node: acorn.CallExpression, cx: Cx): boolean {
     (c.property as acorn.Identifier).name === "all" && resolve(cx.scope, "Promise") === null;
 }
 
+/**
+ * Calls in tail position of a `Promise.all` argument (see {@link batched}): "element" directly
+ * in its array literal, "map" returned by the literal callback of the `.map` that is its
+ * argument ("mapSite" marks that `.map` call).
+ */
+const TAILS = new WeakMap<acorn.Node, "element" | "map" | "mapSite">();
+
+function unwrap(n: acorn.Node): acorn.Node {
+  let x = n as acorn.AnyNode;
+  while (x.type === "AwaitExpression" || (x.type as string) === "ParenthesizedExpression") x = (x as { argument?: acorn.AnyNode; expression?: acorn.AnyNode }).argument ?? (x as unknown as { expression: acorn.AnyNode }).expression;
+  return x;
+}
+
+function markCall(n: acorn.Node | null | undefined, kind: "element" | "map"): void {
+  if (n === null || n === undefined) return;
+  const c = unwrap(n);
+  if (c.type === "CallExpression") TAILS.set(c, kind);
+}
+
+/** The expressions a block body returns outside any try and any nested function. */
+function returnedExpressions(s: acorn.Node, out: acorn.Node[] = []): acorn.Node[] {
+  const n = s as acorn.AnyNode;
+  switch (n.type) {
+    case "ReturnStatement":
+      if (n.argument) out.push(n.argument);
+      break;
+    case "BlockStatement":
+      for (const x of n.body) returnedExpressions(x, out);
+      break;
+    case "IfStatement":
+      returnedExpressions(n.consequent, out);
+      if (n.alternate) returnedExpressions(n.alternate, out);
+      break;
+    case "ForStatement":
+    case "ForInStatement":
+    case "ForOfStatement":
+    case "WhileStatement":
+    case "DoWhileStatement":
+    case "LabeledStatement":
+      returnedExpressions(n.body, out);
+      break;
+    case "SwitchStatement":
+      for (const c of n.cases) for (const x of c.consequent) returnedExpressions(x, out);
+      break;
+  }
+  return out;
+}
+
+function markTails(arg: acorn.Node | undefined): void {
+  if (arg === undefined || arg.type === "SpreadElement") return;
+  const a = unwrap(arg) as acorn.AnyNode;
+  if (a.type === "ArrayExpression") {
+    for (const e of a.elements) if (e !== null && e.type !== "SpreadElement") markCall(e, "element");
+    return;
+  }
+  if (a.type !== "CallExpression" || a.optional || a.callee.type !== "MemberExpression" || a.callee.computed || a.callee.optional) return;
+  if ((a.callee.property as acorn.Identifier).name !== "map") return;
+  const fn = a.arguments[0] as acorn.AnyNode | undefined;
+  if (fn === undefined || !(fn.type === "ArrowFunctionExpression" || (fn.type === "FunctionExpression" && fn.id === null))) return;
+  TAILS.set(a, "mapSite");
+  if (fn.body.type === "BlockStatement") for (const r of returnedExpressions(fn.body)) markCall(r, "map");
+  else markCall(fn.body, "map");
+}
+
+/** Whether the call about to be made may be deferred into the pending `Promise.all` batch. */
+function deferrable(tail: "element" | "map" | "mapSite" | undefined, f: Val): boolean {
+  if (st.batch === null || !isRef(f) || f.k !== FN || f.host !== true) return false;
+  return tail === "element" || (tail === "map" && st.deferDepth === st.depth);
+}
+
+/** Makes the call, marked deferrable when it is a host call in tail position of Promise.all. */
+function dispatch(tail: "element" | "map" | "mapSite" | undefined, f: Val, fl: Label, a: { args: Val[]; argLs: Label[]; shape: Label }): Val {
+  if (tail === undefined || tail === "mapSite" || !deferrable(tail, f)) return callFunction(f, fl, a.args, a.argLs, a.shape);
+  st.defer = true;
+  try {
+    return callFunction(f, fl, a.args, a.argLs, a.shape);
+  } finally {
+    st.defer = false;
+  }
+}
+
 exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
+  const all = isPromiseAll(node, cx);
+  if (all) markTails(node.arguments[0]);
+  const tail = TAILS.get(node);
   const plainArgs = compileArgs(node.arguments, cx);
-  const args: Args = isPromiseAll(node, cx) ? (env) => batched(() => plainArgs(env)) : plainArgs;
+  const args: Args = all ? (env) => batched(() => plainArgs(env)) : plainArgs;
   const optionalCall = node.optional;
   const callee = node.callee;
   if (callee.type === "MemberExpression") {
@@ -72,7 +159,10 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
       const o = obj(env);
       const ol = st.l;
       if (o === SHORT) return SHORT;
-      if (optionalMember && (o === null || o === undefined)) return shortCircuit(ol);
+      if (optionalMember) {
+        optionalLink(ol);
+        if (o === null || o === undefined) return shortCircuit(ol);
+      }
       let k: Val = name;
       let kl: Label = BOT;
       if (key !== null) {
@@ -85,14 +175,25 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
         if (impl !== undefined) {
           mayThrowOn(ol);
           const a = args(env);
-          return callFunction({ k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol }, ol, a.args, a.argLs, a.shape);
+          const f: Fn = { k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol };
+          if (tail !== "mapSite" || impl !== MAP) return callFunction(f, ol, a.args, a.argLs, a.shape);
+          // The builtin map given to Promise.all: its callback's returned host calls may be deferred.
+          const saved = st.deferDepth;
+          st.deferDepth = st.depth + 1;
+          try {
+            return callFunction(f, ol, a.args, a.argLs, a.shape);
+          } finally {
+            st.deferDepth = saved;
+          }
         }
       }
       const f = getMember(o, ol, k, kl);
       const fl = st.l;
-      if (optionalCall && (f === null || f === undefined)) return shortCircuit(fl);
-      const a = args(env);
-      return callFunction(f, fl, a.args, a.argLs, a.shape);
+      if (optionalCall) {
+        optionalLink(fl);
+        if (f === null || f === undefined) return shortCircuit(fl);
+      }
+      return dispatch(tail, f, fl, args(env));
     };
   }
   const fn = compileExpr(callee, cx);
@@ -100,9 +201,11 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
     const f = fn(env);
     const fl = st.l;
     if (f === SHORT) return SHORT;
-    if (optionalCall && (f === null || f === undefined)) return shortCircuit(fl);
-    const a = args(env);
-    return callFunction(f, fl, a.args, a.argLs, a.shape);
+    if (optionalCall) {
+      optionalLink(fl);
+      if (f === null || f === undefined) return shortCircuit(fl);
+    }
+    return dispatch(tail, f, fl, args(env));
   };
 };
 
@@ -124,7 +227,7 @@ exprHandlers.NewExpression = (node: acorn.NewExpression, cx) => {
 /** A place that can be read and written: a variable or a member. */
 interface Place {
   /** Evaluates the reference once and returns a reader and a writer for it. */
-  open(env: any): { get(): Val; set(v: Val, l: Label): void };
+  open(env: any): { get(): Val; set(v: Val, l: Label): void; notSet(l: Label): void };
 }
 
 function compilePlace(node: acorn.Node, cx: Cx): Place {
@@ -137,12 +240,22 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
     const { hops } = r;
     const i = r.binding.index;
     const write = compileTarget(node, cx, false);
+    const name = id.name;
     return {
       open(env) {
         const e = hop(env, hops);
         return {
-          get: () => ((st.l = e.l[i]), e.v[i]),
+          get: () => {
+            const v = e.v[i];
+            if (v === TDZ) throwReference(name);
+            st.l = e.l[i];
+            return v;
+          },
           set: (v, l) => write(env, v, l),
+          // The assignment not made, decided by `l`: the variable carries it.
+          notSet: (l) => {
+            e.l[i] = join2(e.l[i], stored(l));
+          },
         };
       },
     };
@@ -164,6 +277,13 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
         return {
           get: () => getMember(o, ol, k, kl),
           set: (v, l) => setMember(o, ol, k, kl, v, l, dynamicKey),
+          // The write not made, decided by `l`: the part (or, missing, which keys exist) carries
+          // it, as for a branch not taken; through a labelled reference, every later sink does.
+          notSet: (l) => {
+            const keyL = isRef(k) ? withContents(k, kl) : kl;
+            if (join2(ol, keyL) !== BOT) taintFloor(join2(l, join2(ol, keyL)));
+            upgradeObject(o, keyL === BOT ? toKey(k) : null, join2(l, st.pc));
+          },
         };
       },
     };
@@ -210,7 +330,7 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
       try {
         if (keep) {
           // The assignment not made was decided by the current value: the place carries it.
-          if (guarded) p.set(cur, cl);
+          if (guarded) p.notSet(cl);
           return (st.l = cl), cur;
         }
         const v = right(env);
@@ -235,6 +355,7 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
     return (env) => {
       const e = hops === 0 ? env : hop(env, hops);
       const a = e.v[index];
+      if (a === TDZ) throwReference(direct.name);
       let la = e.l[index];
       const b = right(env);
       let lb = st.l;
@@ -262,11 +383,12 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
 };
 
 /** A variable that can be read and written in place (not a constant, declared). */
-function directSlot(node: acorn.Node, cx: Cx): { hops: number; index: number; bind: ReturnType<typeof compileTarget> } | null {
+function directSlot(node: acorn.Node, cx: Cx): { hops: number; index: number; name: string; bind: ReturnType<typeof compileTarget> } | null {
   if (node.type !== "Identifier") return null;
-  const r = resolve(cx.scope, (node as acorn.Identifier).name);
+  const name = (node as acorn.Identifier).name;
+  const r = resolve(cx.scope, name);
   if (r === null || r.binding.kind === "const") return null;
-  return { hops: r.hops, index: r.binding.index, bind: compileTarget(node, cx, false) };
+  return { hops: r.hops, index: r.binding.index, name, bind: compileTarget(node, cx, false) };
 }
 
 exprHandlers.UpdateExpression = (node: acorn.UpdateExpression, cx) => {
@@ -279,8 +401,10 @@ exprHandlers.UpdateExpression = (node: acorn.UpdateExpression, cx) => {
     return (env) => {
       const e = hops === 0 ? env : hop(env, hops);
       const cur = e.v[index];
+      if (cur === TDZ) throwReference(direct.name);
       const old = typeof cur === "number" ? cur : toNum(cur);
-      const l = e.l[index];
+      // Rule: the number converted from an object (a Date, an array) is decided by its contents.
+      const l = isRef(cur) ? withContents(cur, e.l[index]) : e.l[index];
       const v = old + delta;
       bind(env, v, l);
       st.l = l;
@@ -289,8 +413,9 @@ exprHandlers.UpdateExpression = (node: acorn.UpdateExpression, cx) => {
   }
   return (env) => {
     const p = place.open(env);
-    const old = toNum(p.get());
-    const l = st.l;
+    const cur = p.get();
+    const old = toNum(cur);
+    const l = isRef(cur) ? withContents(cur, st.l) : st.l;
     const v = old + delta;
     p.set(v, l);
     st.l = l;

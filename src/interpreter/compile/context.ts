@@ -5,6 +5,7 @@
 import type * as acorn from "acorn";
 import { ProgramError } from "../../language/errors.js";
 import { regionEffects, mergeEffects, type RegionEffects, type AccessPath } from "../../language/effects.js";
+import type { Resolution } from "../../language/scopes.js";
 import type { SiteEffects, SitePath } from "../rules.js";
 import type { Val } from "../values.js";
 import { type Env, type Scope, newScope, resolve } from "./scope.js";
@@ -39,6 +40,8 @@ export interface Cx {
   labels: string[];
   /** Property names under which the program may store its own functions. */
   userMethods: Set<string>;
+  /** Which declaration every identifier of the program refers to (language/scopes.ts). */
+  resolution: Resolution;
 }
 
 type ExprHandler = (node: any, cx: Cx) => Expr;
@@ -80,7 +83,7 @@ export function blockScope(cx: Cx): Scope {
 }
 
 function sitePath(p: AccessPath, site: Scope, fx: RegionEffects, cx: Cx): SitePath | null {
-  if (fx.declared.has(p.root) || fx.assigned.includes(p.root)) return null;
+  if (p.local === true || fx.assigned.includes(p.root)) return null;
   const r = resolve(site, p.root);
   if (r !== null) return { root: { hops: r.hops, index: r.binding.index }, keys: p.keys };
   const g = cx.globals.values.get(p.root);
@@ -88,8 +91,8 @@ function sitePath(p: AccessPath, site: Scope, fx: RegionEffects, cx: Cx): SitePa
 }
 
 /** True when a path starts at a local of the region that holds a container or function made there. */
-function isFreshLocal(p: AccessPath, fx: RegionEffects): boolean {
-  return fx.declared.has(p.root) && fx.fresh.has(p.root) && !fx.assigned.includes(p.root);
+function isFreshLocal(p: AccessPath, _fx: RegionEffects): boolean {
+  return p.fresh === true;
 }
 
 /**
@@ -127,7 +130,7 @@ function localCall(c: RegionEffects["calls"][number], site: Scope, fx: RegionEff
 
 /** Resolves a region's static effects against the scope where its decision is made. */
 export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects {
-  const out: SiteEffects = { vars: [], heap: [], calls: [], unknown: fx.unknown, breaks: fx.breaks, returns: fx.returns, mayThrow: fx.mayThrow };
+  const out: SiteEffects = { vars: [], heap: [], calls: [], unknown: fx.unknown, breaks: fx.breaks, returns: fx.returns, mayThrow: fx.mayThrow, completes: fx.completes && !cx.inFunction };
   const seen = new Set<string>();
   for (const name of fx.assigned) {
     if (seen.has(name)) continue;
@@ -142,7 +145,7 @@ export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects
     else out.heap.push({ path, key: h.key, deletes: h.deletes === true });
   }
   for (const c of fx.calls) {
-    if (fx.declared.has(c.callee.root)) {
+    if (c.callee.local === true) {
       localCall(c, site, fx, cx, out);
       continue;
     }
@@ -164,10 +167,10 @@ export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects
 
 /** Effects of the given regions, resolved at the current scope. */
 export function effectsOf(cx: Cx, ...regions: Array<acorn.Node | null | undefined>): SiteEffects {
-  return siteEffects(mergeEffects(regions.map((r) => regionEffects(r))), cx.scope, cx);
+  return siteEffects(mergeEffects(regions.map((r) => regionEffects(r, cx.resolution))), cx.scope, cx);
 }
 
 /** True when the effects hold nothing to upgrade and no jump. */
 export function isInert(fx: SiteEffects): boolean {
-  return !fx.unknown && !fx.breaks && !fx.returns && !fx.mayThrow && fx.vars.length === 0 && fx.heap.length === 0 && fx.calls.length === 0;
+  return !fx.unknown && !fx.breaks && !fx.returns && !fx.mayThrow && !fx.completes && fx.vars.length === 0 && fx.heap.length === 0 && fx.calls.length === 0;
 }

@@ -7,7 +7,7 @@ import { RE2JS } from "re2js";
 import type { Label } from "../../labels/index.js";
 import { deleteMember, getMember, hasMember } from "../members.js";
 import { binary, instanceOf, unary } from "../operators.js";
-import { enterPc, exitRegion, join2, leavePc, underPc, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, underPc, withContents } from "../rules.js";
 import { charge, checkArrayLength, checkString, st } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Obj, type Val, enumerableKeys, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
@@ -132,11 +132,18 @@ exprHandlers.ArrayExpression = (node: acorn.ArrayExpression, cx) => {
 
 /** Appends the elements of an array or string; returns the label of how many there were. */
 export function spreadInto(v: Val, vl: Label, items: Val[], lbls: Label[]): Label {
+  // Whether the value can be spread (and so whether this throws) is decided by its label.
+  mayThrowOn(vl);
   if (typeof v === "string") {
+    // Checked and charged before the elements are made.
+    checkArrayLength(items.length + v.length);
+    charge(16 * v.length);
     for (const ch of v) (items.push(ch), lbls.push(vl));
     return vl;
   }
   if (isRef(v) && v.k === ARR) {
+    checkArrayLength(items.length + v.items.length);
+    charge(16 * v.items.length);
     const base = join2(vl, v.label);
     for (let i = 0; i < v.items.length; i++) (items.push(v.items[i]), lbls.push(join2(base, elemLabel(v, i))));
     return base;
@@ -163,7 +170,8 @@ exprHandlers.ObjectExpression = (node: acorn.ObjectExpression, cx) => {
         continue;
       }
       const k = p.key(env);
-      const kl = st.l;
+      // A computed key converted from an object is decided by its contents.
+      const kl = isRef(k) ? withContents(k, st.l) : st.l;
       const v = p.value(env);
       initSlot(o, toKey(k), v, st.l, kl);
     }
@@ -195,24 +203,26 @@ function makeFunction(node: acorn.FunctionExpression | acorn.ArrowFunctionExpres
   return (env) => ((st.l = BOT), make(env));
 }
 
-/** `{...v}`: copies own properties with their labels; which keys arrive depends on the source's shape. */
+/**
+ * `{...v}`: copies own properties with their labels. Which keys arrive depends on what decides
+ * the source's keys: so does which keys already there keep their value, and which keys exist.
+ */
 function copyInto(o: Obj, v: Val, vl: Label): void {
+  const keysL = !isRef(v) ? vl : v.k === OBJ ? join2(join2(vl, v.label), keysLabel(v)) : join2(vl, v.label);
+  if (keysL !== BOT) for (const slot of o.props.values()) slot.l = join2(slot.l, keysL);
   if (!isRef(v)) {
     if (typeof v === "string") [...v].forEach((ch, i) => initSlot(o, String(i), ch, vl, BOT));
-    o.shape = join2(o.shape, vl);
-    return;
-  }
-  const base = join2(vl, v.label);
-  if (v.k === OBJ) {
+  } else if (v.k === OBJ) {
+    const base = join2(vl, v.label);
     for (const k of enumerableKeys(v)) {
       const slot = v.props.get(k)!;
       initSlot(o, k, slot.v, join2(base, slot.l), BOT);
     }
-    o.shape = join2(o.shape, join2(base, v.shape));
   } else if (v.k === ARR) {
+    const base = join2(vl, v.label);
     v.items.forEach((x, i) => initSlot(o, String(i), x, join2(base, elemLabel(v, i)), BOT));
-    o.shape = join2(o.shape, base);
   }
+  o.shape = join2(o.shape, keysL);
 }
 
 exprHandlers.FunctionExpression = (node: acorn.FunctionExpression, cx) => makeFunction(node, cx, node.id?.name ?? "");
@@ -396,29 +406,46 @@ export function compileMemberRead(node: acorn.MemberExpression, cx: Cx): Expr {
     const name = (node.property as acorn.Identifier).name;
     return (env) => {
       const o = obj(env);
-      if (optional && (o === null || o === undefined)) return shortCircuit(st.l);
       if (o === SHORT) return SHORT;
+      if (optional) {
+        optionalLink(st.l);
+        if (o === null || o === undefined) return shortCircuit(st.l);
+      }
       return getMember(o, st.l, name, BOT);
     };
   }
   const key = compileExpr(node.property, cx);
   return (env) => {
     const o = obj(env);
-    if (optional && (o === null || o === undefined)) return shortCircuit(st.l);
     if (o === SHORT) return SHORT;
     const ol = st.l;
+    if (optional) {
+      optionalLink(ol);
+      if (o === null || o === undefined) return shortCircuit(ol);
+    }
     const k = key(env);
     return getMember(o, ol, k, st.l);
   };
 }
 
 /** Marks an optional chain that stopped at a nullish value; the chain evaluates to undefined. */
-export const SHORT: Val = Object.freeze(newObj()) as Val;
+export const SHORT: Val = Symbol("short circuit") as unknown as Val;
 
 /** Stops an optional chain; the chain's value is undefined, labelled with what decided it. */
 export function shortCircuit(l: Label): Val {
   st.l = l;
   return SHORT;
+}
+
+/**
+ * An optional link (`x?.` or `f?.()`) found its value labelled `l`: whether the rest of the
+ * chain runs (computed keys, arguments, calls) was decided by `l`, so it runs under it. The
+ * chain raises the pc until it ends, then upgrades what it may write ({@link exprHandlers.ChainExpression}).
+ */
+export function optionalLink(l: Label): void {
+  if (l === BOT || underPc(l)) return;
+  st.chainL = join2(st.chainL, l);
+  enterPc(l);
 }
 
 exprHandlers.MemberExpression = (node: acorn.MemberExpression, cx) => compileMemberRead(node, cx);
@@ -428,13 +455,29 @@ exprHandlers.ChainExpression = (node: acorn.ChainExpression, cx) => {
   const fx = effectsOf(cx, node.expression);
   const inert = isInert(fx);
   return (env) => {
-    const v = inner(env);
-    if (v !== SHORT) return v;
-    const l = st.l;
-    // Rule: calls skipped by the short circuit are a branch not taken.
-    if (!inert && l !== BOT && !underPc(l)) exitRegion(fx, env, l);
+    const outerChain = st.chainL;
+    const outerSpc = st.spc;
+    st.chainL = BOT;
+    let v: Val;
+    let l: Label;
+    try {
+      v = inner(env);
+      if (v === SHORT) v = undefined;
+      // Rule: the chain's value was decided by every optional link it passed or stopped at.
+      l = join2(st.l, st.chainL);
+    } finally {
+      const decided = st.chainL;
+      st.chainL = outerChain;
+      if (decided !== BOT) {
+        const rl = st.l;
+        leavePc(outerSpc);
+        // Rule: what the rest of the chain may write is a branch not taken when it stopped.
+        if (!inert && !underPc(decided)) exitRegion(fx, env, decided);
+        st.l = rl;
+      }
+    }
     st.l = l;
-    return undefined;
+    return v;
   };
 };
 

@@ -9,9 +9,10 @@ import type { Label } from "../../labels/index.js";
 import { regionEffects } from "../../language/effects.js";
 import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
-import { type SiteEffects, brief, join2, setClosureEffects, underPc, upgradeEffects } from "../rules.js";
-import { SecurityStop, limit, st, step, syncPc } from "../state.js";
-import { BOT, FN, type Fn, type Val, describe } from "../values.js";
+import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
+import { callBuiltin, isInertBuiltin, setCallFunction } from "../rules-calls.js";
+import { SecurityStop, charge, limit, st, step, syncPc } from "../state.js";
+import { BOT, FN, type Fn, type Val, describe, isRef } from "../values.js";
 import { type Cx, type Expr, RETURN, type Stmt, compileExpr, siteEffects } from "./context.js";
 import { type Binder, compileTarget } from "./patterns.js";
 import { type Env, type Scope, declare, hoist, newEnv, newScope } from "./scope.js";
@@ -26,7 +27,7 @@ interface FunctionCode {
   body: Stmt | null;
   exprBody: Expr | null;
   /** What the function may change outside itself, resolved against its defining scope. */
-  summary: SiteEffects;
+  summary: import("../rules.js").SiteEffects;
   selfIndex: number;
 }
 
@@ -63,39 +64,54 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
     restParam,
     body: node.body.type === "BlockStatement" ? compileBody(node.body.body, fcx) : null,
     exprBody: node.body.type === "BlockStatement" ? null : compileExpr(node.body, fcx),
-    summary: siteEffects(regionEffects(node, true), cx.scope, cx),
+    summary: siteEffects(regionEffects(node, cx.resolution), cx.scope, cx),
     selfIndex,
   };
   return (env: Env): Fn => {
+    // A function value and its closure record (the environment it keeps is charged where made).
+    charge(96);
     const f: Fn = { k: FN, name, label: BOT, closure: { code, env } satisfies Closure };
     return f;
   };
 }
 
 /**
- * Calls `f` (labelled `fl`) with arguments and their labels. Sets `st.l` to the result's label.
+ * The call gate: every call of a builtin, a method, a tool, the quarantined model or one of the
+ * program's own functions comes here. `fl` is the label of the reference the function was
+ * reached through (what chose it), `shape` the label of how many arguments there are, `choosePc`
+ * the pc where the function was chosen. Sets `st.l` to the result's label. The rules for
+ * builtins are in rules-calls.ts.
  */
-export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], shape: Label = BOT): Val {
+export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], shape: Label = BOT, choosePc: Label = st.pc): Val {
+  // Whether this is a function at all, and how many arguments it gets, decide whether it throws.
+  mayThrowOn(join2(fl, shape));
   if (typeof f !== "object" || f === null || f.k !== FN) return typeError(`${describe(f)} is not a function`, fl);
-  if (fl !== BOT && !underPc(fl) && f.builtin === undefined && !st.mutants.noAliasFloor && !isPure((f.closure as Closure).code.summary)) {
+  if (f.builtin !== undefined) return callBuiltin(f, fl, args, argLs, shape, choosePc);
+  const c = f.closure as Closure;
+  // `choosePc`: the pc where the function was chosen (a builtin's caller's, for its callbacks).
+  if (fl !== BOT && !fl.flowsTo(choosePc) && !st.mutants.noAliasFloor && !isPure(c)) {
     // Data chose which function runs, and what the functions not called would have changed is
     // unknown: a function that changes state may not be chosen that way.
-    throw new SecurityStop(`cannot call \`${f.name || "a function"}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes variables or objects; choose the function with trusted data, or make it return values instead`);
+    throw new SecurityStop(`cannot call \`${f.name || "a function"}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes variables or objects; choose the function with trusted data, or make it return values instead`, fl);
   }
-  if (f.builtin !== undefined) {
-    // A builtin assigns nothing itself; those that call back (map, replace, …) raise the pc
-    // around their callbacks and upgrade them afterwards, from outside this call.
-    const v = f.builtin(args, argLs, f.self, f.selfL ?? BOT);
-    // How many arguments a spread gave decides the result too.
-    st.l = join2(join2(st.l, fl), shape);
-    return v;
-  }
-  return invoke(f.closure as Closure, f, fl, args, argLs, shape);
+  return invoke(c, f, fl, args, argLs, shape);
 }
+setCallFunction(callFunction);
 
-/** A function that changes nothing outside itself (it may still call tools, whose calls carry the pc). */
-function isPure(fx: SiteEffects): boolean {
-  return !fx.unknown && fx.vars.length === 0 && fx.heap.length === 0 && fx.calls.every((c) => c.callee !== null && "value" in c.callee.root);
+/**
+ * A function that changes nothing outside itself: it assigns no outer variable, writes no
+ * object, and calls only builtins and host functions that change nothing and call nothing
+ * (a tool call carries the pc, so it may still make one).
+ */
+function isPure(c: Closure): boolean {
+  const fx = c.code.summary;
+  if (fx.unknown || fx.vars.length > 0 || fx.heap.length > 0) return false;
+  for (const call of fx.calls) {
+    if (call.callee === null || !("value" in call.callee.root)) return false;
+    const g = resolvePath(call.callee, c.env);
+    if (!isRef(g) || g.k !== FN || g.builtin === undefined || !isInertBuiltin(g)) return false;
+  }
+  return true;
 }
 
 function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape: Label): Val {
@@ -103,6 +119,7 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   step();
   const code = c.code;
   const saved = { spc: st.spc, brk: st.brk, ret: st.ret, thr: st.thr };
+  const callerPc = st.pc;
   const entry = st.mutants.noBranchPc ? st.pc : join2(join2(st.pc, fl), shape);
   st.spc = entry;
   st.brk = st.ret = st.thr = BOT;
@@ -110,7 +127,7 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   st.depth++;
   let calleeThr: Label = BOT;
   try {
-    const env = newEnv(code.scope, c.env, undefined);
+    const env = newEnv(code.scope, c.env);
     if (code.selfIndex >= 0) {
       env.v[code.selfIndex] = f;
       env.l[code.selfIndex] = BOT;
@@ -150,6 +167,10 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     st.thr = calleeThr === BOT ? saved.thr : join2(saved.thr, calleeThr);
     const rl = st.l;
     syncPc();
+    // What chose the function and how many arguments it got decided everything it did: what it
+    // did not do is upgraded as for a region, whether it returned or threw.
+    const chose = join2(fl, shape);
+    if (chose !== BOT && !chose.flowsTo(callerPc)) upgradeEffects(code.summary, c.env, chose);
     st.l = rl;
   }
 }

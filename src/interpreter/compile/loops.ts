@@ -6,13 +6,21 @@
 import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
-import { exitRegion, join2, mayThrowOn, readElem } from "../rules.js";
-import { st, step, syncPc } from "../state.js";
+import { exitRegion, join2, keysLabel, mayThrowOn, readElem } from "../rules.js";
+import { charge, st, step, syncPc } from "../state.js";
 import { ARR, BOT, OBJ, type Val, enumerableKeys, truthy } from "../values.js";
 import { type Cx, type Expr, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, stmtHandlers } from "./context.js";
 import { TDZ, type Binder, compileTarget } from "./patterns.js";
 import { type Env, type Scope, declare, newEnv } from "./scope.js";
 import { patternNames } from "../../language/patterns.js";
+
+/**
+ * A loop at the top level completes with undefined unless its body makes a value (as in
+ * JavaScript); its exit joins what decided it into the completion's label (the loop's effects).
+ */
+function startCompletion(topLevel: boolean): void {
+  if (topLevel) (st.cv = undefined), (st.cvl = st.pc);
+}
 
 /** Bookkeeping shared by every loop: the decision label and the state to restore. */
 interface LoopFrame {
@@ -67,7 +75,7 @@ stmtHandlers.WhileStatement = (node: acorn.WhileStatement, cx) => {
   const fx = effectsOf(cx, node);
   const topLevel = !cx.inFunction;
   return (env) => {
-    if (topLevel) st.cv = undefined;
+    startCompletion(topLevel);
     const f = enterLoop();
     try {
       for (;;) {
@@ -89,7 +97,9 @@ stmtHandlers.DoWhileStatement = (node: acorn.DoWhileStatement, cx) => {
   const test = compileExpr(node.test, cx);
   const body = compileStmt(node.body, bodyCx(cx));
   const fx = effectsOf(cx, node);
+  const topLevel = !cx.inFunction;
   return (env) => {
+    startCompletion(topLevel);
     const f = enterLoop();
     try {
       for (;;) {
@@ -118,8 +128,10 @@ stmtHandlers.ForStatement = (node: acorn.ForStatement, cx) => {
   const body = compileStmt(node.body, bodyCx(lcx));
   const fx = effectsOf(cx, node);
   const copyPerIteration = scope.hasEnv && containsFunction(node.body);
+  const topLevel = !cx.inFunction;
   return (outer) => {
-    let env = scope.hasEnv ? newEnv(scope, outer, TDZ) : outer;
+    startCompletion(topLevel);
+    let env = scope.hasEnv ? newEnv(scope, outer) : outer;
     if (init !== null) init(env);
     const f = enterLoop();
     try {
@@ -132,7 +144,11 @@ stmtHandlers.ForStatement = (node: acorn.ForStatement, cx) => {
         }
         const out = afterBody(body(env), labels, f);
         if (out !== undefined) return out;
-        if (copyPerIteration) env = { v: env.v.slice(), l: env.l.slice(), p: env.p };
+        if (copyPerIteration) {
+          // Each iteration's bindings are kept by the closures made in it.
+          charge(16 * env.v.length + 32);
+          env = { v: env.v.slice(), l: env.l.slice(), p: env.p };
+        }
         if (update !== null) update(env);
       }
     } finally {
@@ -197,7 +213,7 @@ function iterateKeys(v: Val, vl: Label, f: LoopFrame, each: (k: Val, kl: Label) 
   let keys: string[] = [];
   let kl = vl;
   if (typeof v === "object" && v !== null) {
-    if (v.k === OBJ) (keys = enumerableKeys(v)), (kl = join2(join2(vl, v.label), v.shape));
+    if (v.k === OBJ) (keys = enumerableKeys(v)), (kl = join2(join2(vl, v.label), keysLabel(v)));
     else if (v.k === ARR) (keys = v.items.map((_, i) => String(i))), (kl = join2(vl, v.label));
   } else if (typeof v === "string") keys = [...v].map((_, i) => String(i));
   decide(f, kl);
@@ -219,13 +235,15 @@ function forEachLoop(node: acorn.ForOfStatement | acorn.ForInStatement, cx: Cx, 
   const body = compileStmt(node.body, bodyCx(head.cx));
   const fx = effectsOf(cx, node);
   const scope = head.scope;
+  const topLevel = !cx.inFunction;
   return (env) => {
+    startCompletion(topLevel);
     const v = right(env);
     const vl = st.l;
     const f = enterLoop();
     try {
       return walk(v, vl, f, (x, xl) => {
-        const ienv = scope.hasEnv ? newEnv(scope, env, TDZ) : env;
+        const ienv = scope.hasEnv ? newEnv(scope, env) : env;
         head.bind(ienv, x, xl);
         return afterBody(body(ienv), labels, f);
       });

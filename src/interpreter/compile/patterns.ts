@@ -6,17 +6,16 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { getMember, setMember } from "../members.js";
 import { throwError, typeError } from "../errors.js";
-import { enterPc, exitRegion, join2, leavePc, mayThrowOn, stored, underPc } from "../rules.js";
+import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, stored, underPc, withContents } from "../rules.js";
 import { st } from "../state.js";
-import { ARR, BOT, OBJ, type Val, enumerableKeys, newArr, newObj, elemLabel } from "../values.js";
+import { ARR, BOT, OBJ, type Arr, type Val, enumerableKeys, newArr, newObj, elemLabel, toKey } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, isInert, unsupported } from "./context.js";
-import { type Env, hop, resolve } from "./scope.js";
+import { type Env, TDZ, hop, resolve } from "./scope.js";
 
 /** Stores a value labelled `vl` into a target. */
 export type Binder = (env: Env, v: Val, vl: Label) => void;
 
-/** Marks a `let`/`const` slot before its declaration runs. */
-export const TDZ: Val = Object.freeze(newObj()) as Val;
+export { TDZ };
 
 export function compileTarget(node: acorn.Node, cx: Cx, declaring: boolean): Binder {
   const n = node as acorn.AnyNode;
@@ -96,25 +95,32 @@ function objectPattern(n: acorn.ObjectPattern, cx: Cx, declaring: boolean): Bind
   return (env, v, vl) => {
     requireObject(v, vl);
     const taken = new Set<string>();
+    // What decided which keys the rest leaves out: the computed keys, contents included.
+    let takenL: Label = BOT;
     for (const part of parts) {
       const k = part.key(env);
       const kl = st.l;
-      taken.add(String(k));
+      if (rest !== null) {
+        taken.add(toKey(k));
+        takenL = join2(takenL, withContents(k, kl));
+      }
       const x = getMember(v, vl, k, kl);
       part.bind(env, x, st.l);
     }
-    if (rest !== null) rest(env, restOf(v, vl, taken), vl);
+    if (rest !== null) rest(env, restOf(v, vl, taken, takenL), vl);
   };
 }
 
-function restOf(v: Val, vl: Label, taken: Set<string>): Val {
-  const out = newObj(vl);
+function restOf(v: Val, vl: Label, taken: Set<string>, takenL: Label): Val {
+  // Rule: the rest's keys, and so every value in it, were chosen by the keys taken out.
+  const out = newObj(join2(vl, takenL));
+  vl = join2(vl, takenL);
   if (typeof v === "object" && v !== null && v.k === OBJ) {
     for (const k of enumerableKeys(v)) {
       const slot = v.props.get(k)!;
       if (!taken.has(k)) out.props.set(k, { v: slot.v, l: join2(join2(slot.l, v.label), vl) });
     }
-    out.shape = join2(join2(v.shape, v.label), vl);
+    out.shape = join2(join2(keysLabel(v), v.label), vl);
   }
   return out;
 }
@@ -123,26 +129,29 @@ function arrayPattern(n: acorn.ArrayPattern, cx: Cx, declaring: boolean): Binder
   const elems = n.elements.map((e) => (e === null ? null : e.type === "RestElement" ? { rest: compileTarget(e.argument, cx, declaring) } : { bind: compileTarget(e, cx, declaring) }));
   return (env, v, vl) => {
     requireObject(v, vl);
-    let items: Val[];
-    let lbls: (i: number) => Label;
-    let structure: Label = vl;
+    let items: () => Val[];
+    let structure: () => Label;
     if (typeof v === "string") {
-      items = [...v];
-      lbls = () => vl;
+      const chars = [...v];
+      items = () => chars;
+      structure = () => vl;
     } else if (typeof v === "object" && v !== null && v.k === ARR) {
-      items = v.items;
-      structure = join2(vl, v.label);
-      lbls = (i) => join2(structure, elemLabel(v, i));
+      // Read live at every element, as JavaScript's iterator does: a default evaluated on the
+      // way may change the array, and the label of what it changed with it.
+      items = () => v.items;
+      structure = () => join2(vl, v.label);
     } else return typeError("the value is not iterable; destructure arrays or strings only", vl);
+    const labelOf = (i: number): Label => (typeof v === "object" ? join2(structure(), elemLabel(v as Arr, i)) : vl);
     for (let i = 0; i < elems.length; i++) {
       const e = elems[i];
       if (e === null) continue;
       if (e.rest !== undefined) {
-        const restItems = items.slice(i);
-        e.rest(env, newArr(restItems, restItems.map((_, j) => lbls(i + j)), structure), structure);
+        const restItems = items().slice(i);
+        e.rest(env, newArr(restItems, restItems.map((_, j) => labelOf(i + j)), structure()), structure());
         break;
       }
-      (e.bind as Binder)(env, items[i], i < items.length ? lbls(i) : structure);
+      const xs = items();
+      (e.bind as Binder)(env, xs[i], i < xs.length ? labelOf(i) : structure());
     }
   };
 }

@@ -4,7 +4,7 @@
  */
 import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
-import type { Val } from "../values.js";
+import { BOT, type Val } from "../values.js";
 import { patternNames } from "../../language/patterns.js";
 
 /** A runtime environment: slot values, slot labels, and the enclosing environment. */
@@ -32,7 +32,15 @@ export interface Scope {
   hasEnv: boolean;
   /** True for function bodies and the program: `var` and parameters live here. */
   isFunction: boolean;
+  /** The values a new environment starts with (built on first use, once compiling is done). */
+  template?: { v: Val[]; l: Label[] };
 }
+
+/**
+ * Marks a `let`/`const` slot before its declaration runs. A primitive (a symbol), so no program
+ * can write into it; it never leaves an environment slot (every read checks for it).
+ */
+export const TDZ: Val = Symbol("uninitialized") as unknown as Val;
 
 export function newScope(parent: Scope | null, isFunction: boolean): Scope {
   return { parent, bindings: new Map(), hasEnv: isFunction, isFunction };
@@ -73,11 +81,22 @@ export function isAncestorOrSelf(ancestor: Scope, scope: Scope): boolean {
   return false;
 }
 
-export function newEnv(scope: Scope, parent: Env | null, fill: Val): Env {
-  const n = scope.bindings.size;
-  const v = new Array<Val>(n).fill(fill);
-  const l = new Array<Label>(n);
-  return { v, l, p: parent };
+/**
+ * A new environment for `scope`: `let` and `const` slots start uninitialized ({@link TDZ}),
+ * every other binding (var, parameters, functions, catch parameters) starts undefined.
+ */
+export function newEnv(scope: Scope, parent: Env | null): Env {
+  let t = scope.template;
+  if (t === undefined) {
+    const v: Val[] = [];
+    const l: Label[] = [];
+    for (const b of scope.bindings.values()) {
+      v[b.index] = b.kind === "let" || b.kind === "const" ? TDZ : undefined;
+      l[b.index] = BOT;
+    }
+    t = scope.template = { v, l };
+  }
+  return { v: t.v.slice(), l: t.l.slice(), p: parent };
 }
 
 export function hop(env: Env, hops: number): Env {

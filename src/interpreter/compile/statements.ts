@@ -47,7 +47,7 @@ export function compileBlock(body: acorn.Statement[], cx: Cx): Stmt {
   hoist(body, scope, cx.fnScope);
   const inner = compileBody(body, childCx(cx, scope));
   if (!scope.hasEnv) return inner;
-  return (env) => inner(newEnv(scope, env, TDZ));
+  return (env) => inner(newEnv(scope, env));
 }
 
 stmtHandlers.BlockStatement = (node: acorn.BlockStatement, cx) => compileBlock(node.body, cx);
@@ -114,7 +114,7 @@ stmtHandlers.IfStatement = (node: acorn.IfStatement, cx) => {
     step();
     const c = test(env);
     const cl = st.l;
-    if (topLevel) (st.cv = undefined), (st.cvl = cl);
+    if (topLevel) (st.cv = undefined), (st.cvl = join2(cl, st.pc));
     if (cl === BOT || underPc(cl)) return truthy(c) ? cons(env) : alt !== null ? alt(env) : NORMAL;
     const saved = enterPc(cl);
     try {
@@ -207,7 +207,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       bindParam = compileTarget(handler.param, hcx, true);
     }
     handlerBody = compileBlock(handler.body.body, hcx);
-    handlerScopeEnv = scope.hasEnv ? (env) => newEnv(scope, env, undefined) : (env) => env;
+    handlerScopeEnv = scope.hasEnv ? (env) => newEnv(scope, env) : (env) => env;
   }
   const finalizer = node.finalizer ? compileBlock(node.finalizer.body, cx) : null;
   const fx = effectsOf(cx, node.block, node.handler);
@@ -240,6 +240,8 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       if (handlerBody === null) pending = thrown;
       else {
         const saved = enterPc(st.mutants.catchNoPc ? BOT : decided);
+        // A caught throw: the try's completion is the catch block's, undefined unless it makes one.
+        if (topLevel) (st.cv = undefined), (st.cvl = st.pc);
         try {
           const henv = (handlerScopeEnv as (env: Env) => Env)(env);
           bindParam?.(henv, thrown.value, join2(thrown.label, decided));
@@ -254,13 +256,17 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     }
     if (decided !== BOT && !underPc(decided)) exitRegion(fx, env, decided);
     if (finalizer !== null) {
-      // A finally block's completion value does not replace the try's.
-      const cv = st.cv;
-      const cvl = st.cvl;
+      // A finally block that completes normally leaves the try's completion as it was: its
+      // value, and the pending return or jump (a function it calls sets them too).
+      const { cv, cvl, retV, retL, retPc, jump } = st;
       const r = finalizer(env);
       if (r !== NORMAL) return r;
       st.cv = cv;
       st.cvl = cvl;
+      st.retV = retV;
+      st.retL = retL;
+      st.retPc = retPc;
+      st.jump = jump;
     }
     if (pending !== null) throw pending;
     return completion;
@@ -289,19 +295,36 @@ stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
   return (env) => {
     step();
     const d = disc(env);
-    const senv = scope.hasEnv ? newEnv(scope, env, TDZ) : env;
+    const senv = scope.hasEnv ? newEnv(scope, env) : env;
     let decided: Label = st.l;
     let start = -1;
-    for (let i = 0; i < tests.length && start < 0; i++) {
-      const t = tests[i];
-      if (t === null) continue;
-      const v = t(senv);
-      decided = join2(decided, st.l);
-      if (strictEq(d, v)) start = i;
+    const outerSpc = st.spc;
+    const outerPc = st.pc;
+    let first = true;
+    try {
+      for (let i = 0; i < tests.length && start < 0; i++) {
+        const t = tests[i];
+        if (t === null) continue;
+        // Rule: a case test after the first runs only because the tests before it missed, which
+        // the discriminant and those tests decided: it runs under them.
+        if (!first && !decided.flowsTo(st.pc) && !st.mutants.switchNoPc) {
+          st.spc = join2(outerSpc, decided);
+          syncPc();
+        }
+        first = false;
+        const v = t(senv);
+        decided = join2(decided, st.l);
+        if (strictEq(d, v)) start = i;
+      }
+    } finally {
+      if (st.spc !== outerSpc) {
+        st.spc = outerSpc;
+        syncPc();
+      }
     }
     if (start < 0) start = defaultIndex;
-    if (topLevel) (st.cv = undefined), (st.cvl = decided);
-    const guarded = decided !== BOT && !underPc(decided);
+    if (topLevel) (st.cv = undefined), (st.cvl = join2(decided, st.pc));
+    const guarded = decided !== BOT && !decided.flowsTo(outerPc);
     const savedBrk = st.brk;
     const saved = guarded && !st.mutants.switchNoPc ? enterPc(decided) : st.spc;
     try {

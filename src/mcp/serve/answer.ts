@@ -8,7 +8,7 @@
 import type { Readers } from "../../labels/index.js";
 import { preview } from "../../policy/paths.js";
 import type { CallRecord, RunResult } from "../../runtime/index.js";
-import type { JsonSchema } from "../../tools/types.js";
+import type { JsonSchema, Tool } from "../../tools/types.js";
 import type { PlanLanguage } from "./types.js";
 
 /** A label as JSON. */
@@ -110,11 +110,11 @@ function callAnswer(call: CallRecord): CallAnswer {
   return answer;
 }
 
-function errorAnswer(result: RunResult, language: PlanLanguage): PlanAnswer["error"] {
+function errorAnswer(result: RunResult, language: PlanLanguage, knows: Parameters<PlanLanguage["messageIsTrusted"]>[1]): PlanAnswer["error"] {
   const error = result.error;
   if (error === undefined) return undefined;
   // A policy's reason is sluice's own text, written for the person; show it like the calls' reasons.
-  const shown = error.kind === "policy" || language.messageIsTrusted(error);
+  const shown = error.kind === "policy" || language.messageIsTrusted(error, knows);
   return {
     kind: error.kind,
     message: !shown ? WITHHELD : error.kind === "policy" ? withheldArgs(error.message, result.calls) : error.message,
@@ -123,15 +123,15 @@ function errorAnswer(result: RunResult, language: PlanLanguage): PlanAnswer["err
   };
 }
 
-/** The answer for a finished run. */
-export function planAnswer(result: RunResult, language: PlanLanguage, extra: { run?: string; note?: string } = {}): PlanAnswer {
+/** The answer for a finished run; `extra.program` and `extra.tools` are the plan and the tools it was offered, whose words a shown message may use. */
+export function planAnswer(result: RunResult, language: PlanLanguage, extra: { run?: string; note?: string; program?: string; tools?: readonly Tool<any, any>[] } = {}): PlanAnswer {
   const answer: PlanAnswer = { status: result.status, calls: result.calls.map(callAnswer) };
   if (result.status === "completed") {
     const value = plainJson(result.value);
     if (value !== undefined) answer.value = value;
     if (result.label !== undefined) answer.label = labelAnswer(result.label);
   }
-  const error = errorAnswer(result, language);
+  const error = errorAnswer(result, language, { ...(extra.program === undefined ? {} : { program: extra.program }), ...(extra.tools === undefined ? {} : { tools: extra.tools }) });
   if (error !== undefined) answer.error = error;
   if (extra.run !== undefined) answer.run = extra.run;
   if (extra.note !== undefined) answer.note = extra.note;

@@ -144,7 +144,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
     return entry;
   }
 
-  function finished(id: string, result: RunResult, notes: Set<string>, watch: RequestWatch): CallToolResult {
+  function finished(id: string, result: RunResult, notes: Set<string>, watch: RequestWatch, program: string): CallToolResult {
     log(summary(result));
     watch.log(result.status === "completed" ? "info" : "warning", summary(result));
     if (result.status === "failed") {
@@ -152,7 +152,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       if (failed.size > KEEP_FAILED) failed.delete(failed.keys().next().value as string);
     }
     const note = notes.size === 0 ? undefined : [...notes].join(". ");
-    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }) });
+    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }), program, tools: options.tools });
     return {
       content: [{ type: "text", text: answerText(answer) }],
       structuredContent: answer as unknown as Record<string, unknown>,
@@ -191,7 +191,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       entry = { run: start(args, can, previous, notes, watch), source: args.source, notes, watch };
     }
     const step = await entry.run.next();
-    if (step.kind === "done") return finished(id, step.result, entry.notes, entry.watch);
+    if (step.kind === "done") return finished(id, step.result, entry.notes, entry.watch, entry.source);
     park(id, entry);
     return inputRequired({
       inputRequests: Object.fromEntries(step.asks.map((a) => [a.key, inputRequestOf(a)])),

@@ -15,8 +15,11 @@ export interface PlanLanguage {
   rules: string;
   /** The TypeScript declarations of everything a plan can call. */
   declarations: string;
-  /** True when a failed run's error message may be shown to the agent that wrote the plan. */
-  messageIsTrusted(error: RunError): boolean;
+  /**
+   * True when a failed run's error message may be shown to the agent that wrote the plan;
+   * `knows` is what that agent already has (its program, the tools), whose words a message may use.
+   */
+  messageIsTrusted(error: RunError, knows?: { program?: string; tools?: readonly Pick<Tool<any, any>, "name" | "parameters" | "schemaLabel">[] }): boolean;
 }
 
 /**

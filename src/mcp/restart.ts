@@ -29,6 +29,8 @@ export interface RestartHooks {
   refusal(tool: string): string | undefined;
   /** Reports a restart, or a failed one. */
   onProblem(message: string): void;
+  /** Told after a restart: the new process's tools may differ from the old one's. */
+  onRestarted?(): void;
 }
 
 /** Why a call found its server dead and could not go to a restarted one: the message is complete as it is. */
@@ -79,6 +81,7 @@ export function restartable(first: Session, policy: RestartPolicy, hooks: Restar
     current = next;
     failedAt = undefined;
     hooks.onProblem(`${name}: the MCP server was started again after it ended (restart ${restarts} of ${policy.maxRestarts})`);
+    hooks.onRestarted?.();
   }
 
   return {

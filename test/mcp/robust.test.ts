@@ -7,6 +7,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRuntime } from "../../src/index.js";
+import { mcpOffer } from "../../src/mcp/index.js";
 import { connect, homeFolder, isRunning, processesMarked, testServer } from "./support.js";
 
 const misbehave = (extra: Record<string, unknown> = {}) => ({ mcpServers: { bad: { command: "node", args: [testServer("misbehave")], ...extra } } });
@@ -80,6 +81,31 @@ describe("a server that", () => {
     const later = await runtime.run(`bad_echo({ text: "hi" })`);
     expect(later.status).toBe("blocked");
     expect(later.calls[0].reason).toContain("bad_echo changed while connected");
+  });
+
+  it("comes back with a new tool: it is taken up as if the server had said tools/list_changed", async () => {
+    const flag = join(homeFolder(), "extra");
+    const warnings: string[] = [];
+    const mcp = await connect(misbehave({ env: { MISBEHAVE_EXTRA_IF: flag } }), { restartDelayMs: 0, onWarning: (w) => void warnings.push(w) });
+    expect(mcp.tools.map((t) => t.name)).not.toContain("bad_extra");
+    const runtime = createRuntime({ tools: mcp.tools });
+    await runtime.run(`try { bad_crash(); } catch (e) {}`);
+    writeFileSync(flag, "");
+    expect((await runtime.run(`bad_echo({ text: "back" })`)).value).toBe("back");
+    for (let i = 0; i < 100 && !mcp.tools.some((t) => t.name === "bad_extra"); i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await createRuntime({ tools: mcp.tools }).run(`bad_extra()`)).value).toBe("extra ran");
+    expect(warnings.some((w) => w.startsWith("bad_extra was added by the MCP server bad while connected"))).toBe(true);
+  });
+
+  it("changes a trusted tool while connected: tool search no longer offers it", async () => {
+    const warnings: string[] = [];
+    const mcp = await connect(misbehave({ trust: "trusted" }), { onWarning: (w) => void warnings.push(w) });
+    const stable = () => mcp.tools.find((t) => t.name === "bad_stable")!;
+    expect(mcpOffer(mcp)(stable())).toBe(true);
+    await createRuntime({ tools: mcp.tools }).run(`bad_rotate()`);
+    for (let i = 0; i < 100 && !warnings.some((w) => w.includes("changed while connected")); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(mcp.toolInfo.find((t) => t.name === "bad_stable")?.changedWhileConnected).toContain("bad_stable changed while connected");
+    expect(mcpOffer(mcp)(stable())).toBe(false);
   });
 
   it("hangs: the call ends after the per-call timeout with an error that says so", async () => {

@@ -114,9 +114,11 @@ export function createPlanServer(options: ServeOptions): PlanServer {
           notes.add(fallbackNote("This MCP client cannot show a person a form (it declares no form elicitation)"));
           return fallback;
         }
+        // Other runs (any client's) fill these slots, so they must not decide the answer: the
+        // fallback stands in only for a client that cannot ask, and a full server declines.
         if (parked.size >= maxWaiting) {
-          notes.add(fallbackNote(`${maxWaiting} plans were already waiting for a person`));
-          return fallback;
+          notes.add(`${maxWaiting} plans were already waiting for a person, so asks were declined without asking anyone; run the plan again once those are answered`);
+          return false;
         }
         return ask({ kind: "approve", request });
       };

@@ -52,7 +52,7 @@ export interface PlanAnswer {
   note?: string;
 }
 
-const WITHHELD = "the message is withheld because it depends on untrusted data";
+const WITHHELD = "the message is withheld because it may quote data the program read";
 
 function labelAnswer(label: { toJSON(): LabelAnswer }): LabelAnswer {
   const { trusted, readers, sources } = label.toJSON();
@@ -110,11 +110,12 @@ function callAnswer(call: CallRecord): CallAnswer {
   return answer;
 }
 
-function errorAnswer(result: RunResult, language: PlanLanguage): PlanAnswer["error"] {
+function errorAnswer(result: RunResult, language: PlanLanguage, program: string | undefined): PlanAnswer["error"] {
   const error = result.error;
   if (error === undefined) return undefined;
   // A policy's reason is sluice's own text, written for the person; show it like the calls' reasons.
-  const shown = error.kind === "policy" || language.messageIsTrusted(error);
+  // The program's words are the agent's own; the tools' schemas are not (a server writes them).
+  const shown = error.kind === "policy" || language.messageIsTrusted(error, program === undefined ? {} : { program });
   return {
     kind: error.kind,
     message: !shown ? WITHHELD : error.kind === "policy" ? withheldArgs(error.message, result.calls) : error.message,
@@ -124,14 +125,14 @@ function errorAnswer(result: RunResult, language: PlanLanguage): PlanAnswer["err
 }
 
 /** The answer for a finished run. */
-export function planAnswer(result: RunResult, language: PlanLanguage, extra: { run?: string; note?: string } = {}): PlanAnswer {
+export function planAnswer(result: RunResult, language: PlanLanguage, extra: { run?: string; note?: string; program?: string } = {}): PlanAnswer {
   const answer: PlanAnswer = { status: result.status, calls: result.calls.map(callAnswer) };
   if (result.status === "completed") {
     const value = plainJson(result.value);
     if (value !== undefined) answer.value = value;
     if (result.label !== undefined) answer.label = labelAnswer(result.label);
   }
-  const error = errorAnswer(result, language);
+  const error = errorAnswer(result, language, extra.program);
   if (error !== undefined) answer.error = error;
   if (extra.run !== undefined) answer.run = extra.run;
   if (extra.note !== undefined) answer.note = extra.note;

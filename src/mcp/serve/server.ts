@@ -146,7 +146,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
     return entry;
   }
 
-  function finished(id: string, result: RunResult, notes: Set<string>, watch: RequestWatch): CallToolResult {
+  function finished(id: string, source: string, result: RunResult, notes: Set<string>, watch: RequestWatch): CallToolResult {
     log(summary(result));
     watch.log(result.status === "completed" ? "info" : "warning", summary(result));
     if (result.status === "failed") {
@@ -154,7 +154,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       if (failed.size > KEEP_FAILED) failed.delete(failed.keys().next().value as string);
     }
     const note = notes.size === 0 ? undefined : [...notes].join(". ");
-    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }) });
+    const answer = planAnswer(result, options.language, { program: source, ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }) });
     return {
       content: [{ type: "text", text: answerText(answer) }],
       structuredContent: answer as unknown as Record<string, unknown>,
@@ -193,7 +193,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       entry = { run: start(args, can, previous, notes, watch), source: args.source, notes, watch };
     }
     const step = await entry.run.next();
-    if (step.kind === "done") return finished(id, step.result, entry.notes, entry.watch);
+    if (step.kind === "done") return finished(id, entry.source, step.result, entry.notes, entry.watch);
     park(id, entry);
     return inputRequired({
       inputRequests: Object.fromEntries(step.asks.map((a) => [a.key, inputRequestOf(a)])),

@@ -15,8 +15,11 @@ export interface PlanLanguage {
   rules: string;
   /** The TypeScript declarations of everything a plan can call. */
   declarations: string;
-  /** True when a failed run's error message may be shown to the agent that wrote the plan. */
-  messageIsTrusted(error: RunError): boolean;
+  /**
+   * True when a failed run's error message may be shown to the agent that wrote the plan;
+   * `knows.program` is that plan (its words are the agent's own).
+   */
+  messageIsTrusted(error: RunError, knows?: { program?: string }): boolean;
 }
 
 /**

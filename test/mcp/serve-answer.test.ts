@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { ask, defineTool, Label } from "../../src/index.js";
+import { all, ask, askInstead, defineTool, emailPolicy, Label, requireTrusted } from "../../src/index.js";
 import { createPlanServer, serveOverHttp, type HttpServing, type PlanAnswer } from "../../src/mcp/serve/index.js";
 import { messageIsTrusted } from "../../src/models/planner-messages.js";
 import { functionDeclarations, planLanguageRules } from "../../src/models/planner-prompt.js";
@@ -82,4 +82,53 @@ test("a call's argument label is told the same way", async () => {
 test("a trusted value's sources are shown, with control characters escaped", async () => {
   const answer = await run(`get_own_note();`);
   expect(answer.label).toEqual({ trusted: true, readers: ["maya@quill.example"], sources: ["notes:groceries\\u0007"] });
+});
+
+// A retry sent with retry_of replays the calls with side effects that already ran. Their results
+// must keep the labels they had: a door code readable by me only stays so (not public), and an
+// id the booking service made stays trusted (not untrusted, as a stranger's record would be).
+test("a retry replays earlier results with their labels, as one runtime does", async () => {
+  const sent: unknown[] = [];
+  const booking = [
+    defineTool({
+      name: "reserve",
+      description: "Books a room.",
+      sideEffect: true,
+      parameters: { type: "object", properties: { room: { type: "string" } } },
+      policy: () => ({ kind: "allow" }),
+      output: { trusted: true, sources: ["bookings"], parts: { code: { readers: ["me@corp.example"], sources: ["door code"] } } },
+      run: () => ({ id: "b1", code: "4711" }),
+    }),
+    defineTool({ name: "send_email", description: "Sends mail.", sideEffect: true, parameters: { type: "object" }, policy: emailPolicy(), run: (a: unknown) => (sent.push(a), { sent: true }) }),
+    defineTool({
+      name: "extend",
+      description: "Extends a booking.",
+      sideEffect: true,
+      parameters: { type: "object", properties: { id: { type: "string" } } },
+      policy: all(askInstead(requireTrusted("id", { why: "untrusted text chose the booking" }))),
+      run: () => ({ ok: true }),
+    }),
+  ];
+  const server = createPlanServer({ tools: booking, language: { rules: planLanguageRules(), declarations: functionDeclarations(booking), messageIsTrusted } });
+  const serving2 = await serveOverHttp(server, 0);
+  const c = new Client({ name: "t", version: "1" }, { capabilities: {} });
+  await c.connect(new StreamableHTTPClientTransport(new URL(serving2.url)));
+  const call = async (source: string, extra: Record<string, unknown> = {}) =>
+    (await c.callTool({ name: "run_plan", arguments: { source, ...extra } })).structuredContent as unknown as PlanAnswer;
+  try {
+    const first = await call(`const r = reserve({ room: "A" });\nconst missing = null;\nmissing.text;`);
+    expect(first.status).toBe("failed");
+    const leak = await call(`const r = reserve({ room: "A" });\nsend_email({ to: ["eve@x.example"], subject: "Booked", body: "Door code: " + r.code });`, { retry_of: first.run });
+    expect(leak.calls.find((x) => x.tool === "reserve")?.replayed).toBe(true);
+    expect(leak.calls.find((x) => x.tool === "send_email")?.decision).not.toBe("allow");
+    expect(sent).toEqual([]);
+    const again = await call(`const r = reserve({ room: "A" });\nconst missing = null;\nmissing.text;`);
+    const kept = await call(`const r = reserve({ room: "A" });\nextend({ id: r.id });\n"ok"`, { retry_of: again.run });
+    expect(kept.calls.find((x) => x.tool === "extend")?.decision).toBe("allow");
+    expect(kept.status).toBe("completed");
+  } finally {
+    await c.close();
+    server.close();
+    await serving2.close();
+  }
 });

@@ -3,12 +3,14 @@
  * what each tool call decided. Intermediate results stay in sluice: tool results are never in
  * the answer, a call's arguments only when they are trusted, and an error message only when
  * it does not depend on untrusted data. A policy's reason quotes arguments (a preview of each);
- * when they are not trusted, those quotes are withheld from it too.
+ * when they are not trusted, those quotes are withheld from it too. Labels' sources and readers
+ * are data as well: see label-answer.ts.
  */
 import type { Readers } from "../../labels/index.js";
 import { preview } from "../../policy/paths.js";
 import type { CallRecord, RunResult } from "../../runtime/index.js";
 import type { JsonSchema, Tool } from "../../tools/types.js";
+import { labelAnswer } from "./label-answer.js";
 import type { PlanLanguage } from "./types.js";
 
 /** A label as JSON. */
@@ -52,12 +54,7 @@ export interface PlanAnswer {
   note?: string;
 }
 
-const WITHHELD = "the message is withheld because it depends on untrusted data";
-
-function labelAnswer(label: { toJSON(): LabelAnswer }): LabelAnswer {
-  const { trusted, readers, sources } = label.toJSON();
-  return { trusted, readers: readers === "public" ? "public" : [...readers], sources: [...sources] };
-}
+const WITHHELD = "the message is withheld because it may quote data the program read";
 
 /** JSON can hold only JSON: NaN becomes null, undefined disappears, as JSON.stringify says. */
 function plainJson(value: unknown): unknown {
@@ -146,7 +143,7 @@ const LABEL_SCHEMA: JsonSchema = {
       description: '"public", or the principals who may read the value.',
       anyOf: [{ type: "string", enum: ["public"] }, { type: "array", items: { type: "string" } }],
     },
-    sources: { type: "array", items: { type: "string" }, description: "Where the value came from, e.g. email:eve@x.com." },
+    sources: { type: "array", items: { type: "string" }, description: "Where the value came from, e.g. email:eve@x.com; for a value that is not trusted, only the kind of each source (its detail may be a stranger's text)." },
   },
   required: ["trusted", "readers", "sources"],
 };

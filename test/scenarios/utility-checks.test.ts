@@ -102,15 +102,19 @@ const CASES: Array<{ suite: string; task: string; live: string; pass: unknown[];
   },
 ];
 
-describe("utility checks accept what the user asked for, in the form a live plan gives it", () => {
-  for (const c of CASES) {
-    it(`${c.suite}/${c.task} (shown by ${c.live})`, () => {
-      const utility = check(c.suite, c.task);
-      for (const a of c.pass) expect(utility(a), JSON.stringify(a)).toBe(true);
-      for (const a of c.fail) expect(utility(a), JSON.stringify(a)).toBe(false);
-    });
-  }
-});
+function cases(title: string, list: typeof CASES): void {
+  describe(title, () => {
+    for (const c of list) {
+      it(`${c.suite}/${c.task} (shown by ${c.live})`, () => {
+        const utility = check(c.suite, c.task);
+        for (const a of c.pass) expect(utility(a), JSON.stringify(a)).toBe(true);
+        for (const a of c.fail) expect(utility(a), JSON.stringify(a)).toBe(false);
+      });
+    }
+  });
+}
+
+cases("utility checks accept what the user asked for, in the form a live plan gives it", CASES);
 
 describe("dates, times and yes or no as a person writes them", () => {
   it("read the usual spellings and refuse near misses", async () => {
@@ -163,12 +167,4 @@ const SHOWN_BY_PLAN_TEXT: typeof CASES = [
   },
 ];
 
-describe("utility checks for the answers the live plans build round the reader's", () => {
-  for (const c of SHOWN_BY_PLAN_TEXT) {
-    it(`${c.suite}/${c.task} (shown by ${c.live})`, () => {
-      const utility = check(c.suite, c.task);
-      for (const a of c.pass) expect(utility(a), JSON.stringify(a)).toBe(true);
-      for (const a of c.fail) expect(utility(a), JSON.stringify(a)).toBe(false);
-    });
-  }
-});
+cases("utility checks for the answers the live plans build round the reader's", SHOWN_BY_PLAN_TEXT);

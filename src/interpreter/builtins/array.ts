@@ -5,8 +5,8 @@
  */
 import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
-import { enterPc, join2, leavePc, mayThrowOn, reshape, stored, underPc, upgradeCallee, withContents, writeThrough } from "../rules.js";
-import { callBack } from "../rules-calls.js";
+import { enterPc, join2, leavePc, mayThrowOn, reshape, stored, underPc, withContents, writeThrough } from "../rules.js";
+import { callBack, upgradeCallback } from "../rules-calls.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Val, elemLabel, isRef, newArr, toStr, truthy, toNum, toKey } from "../values.js";
 import { type Builtin, argsLabel, asArray, builtin, relIndex, ret, toInt } from "./util.js";
@@ -65,7 +65,7 @@ function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean,
     return (decided = join2(decided, a.label));
   } finally {
     leavePc(saved);
-    upgradeCallee(cb, decided);
+    upgradeCallback(cb, cbL, decided);
   }
 }
 
@@ -378,7 +378,7 @@ function reduce(self: Val, selfL: Label, args: Val[], argLs: Label[], right: boo
   } finally {
     leavePc(saved);
     b = join2(b, a.label);
-    upgradeCallee(cb, b);
+    upgradeCallback(cb, cbL, b);
   }
   // Rule: how many steps folded into the result depends on the length.
   return ret(acc, join2(accL, b));
@@ -418,7 +418,7 @@ export function sortOrder(a: Arr, items: Val[], lbls: Label[], selfL: Label, cmp
     });
   } finally {
     leavePc(saved);
-    upgradeCallee(cmp, decided);
+    upgradeCallback(cmp, cmpL, decided);
   }
   return { idx, decided };
 }

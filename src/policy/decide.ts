@@ -8,7 +8,7 @@ import type { Label } from "../labels/index.js";
 import { thrownText } from "../interpreter/convert.js";
 import { allow, ask, deny, type Decision, type ToolCall } from "../tools/types.js";
 import { combineDecisions, isDecision } from "./decisions.js";
-import { argumentNames, explainCall, isFlagged, untrustedText, contextText, type ArgumentProvenance } from "./explain.js";
+import { argumentNames, argumentPaths, explainCall, isFlagged, untrustedText, contextText, shapeText, type ArgumentProvenance } from "./explain.js";
 import { lookup, preview, showPath } from "./paths.js";
 import type { Permissions } from "./permissions.js";
 import { declareRequirements } from "./requirements.js";
@@ -21,9 +21,11 @@ import type { Policy } from "./types.js";
 export function defaultToolPolicy(options: { sideEffect: boolean }): Policy {
   if (!options.sideEffect) return declareRequirements(() => allow(), []);
   return declareRequirements((call) => {
-    const untrusted = argumentNames(call).filter((path) => !call.label(path).trusted);
+    const untrusted = argumentPaths(call).filter((path) => !call.label(path).trusted);
     const problems = untrusted.slice(0, MAX_LISTED).map((path) => untrustedText(call, path, call.label(path)));
     if (untrusted.length > MAX_LISTED) problems.push(`${untrusted.length - MAX_LISTED} more arguments are untrusted`);
+    const shape = call.shape?.();
+    if (shape !== undefined && !shape.trusted) problems.push(shapeText(shape));
     if (!call.context.trusted) problems.push(contextText(call.context));
     if (problems.length === 0) return allow();
     return deny(`${call.tool} has no policy of its own and changes the world, so every argument and the context must be trusted, but ${problems.join("; ")}`);

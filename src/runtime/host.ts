@@ -8,6 +8,7 @@ import { Label } from "../labels/index.js";
 import type { HostOutcome, HostRequest } from "../interpreter/program.js";
 import { approvalRequest, decideCall, endorseCall, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
 import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
+import { labelParts } from "../tools/output.js";
 import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
 
@@ -112,6 +113,62 @@ function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, previou
   return previous.calls.find((c) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && "result" in c && sameArgs(c.args, args));
 }
 
+/**
+ * Who may read what a program sees of a tool's failure, before it is forced untrusted: the
+ * tool's declared `failureLabel`, else its label for an undefined result; readable by no one
+ * when the label function cannot say, untrusted and public for a tool with no label.
+ */
+function failureLabelOf(tool: Tool<any, any>, args: Record<string, unknown>): Label {
+  if (tool.failureLabel instanceof Label) return tool.failureLabel;
+  if (tool.label === undefined) return Label.untrusted(tool.name);
+  try {
+    const label = tool.label(undefined, args);
+    if (label instanceof Label) return label;
+  } catch {
+    // No label for no result: nobody is known to be allowed to read it.
+  }
+  return Label.of({ readers: [], trusted: false, sources: [tool.name] });
+}
+
+/** A label the thrown value carries (an MCP server's error, say); reading it runs no more than a property read. */
+function carriedLabel(err: unknown): Label {
+  try {
+    const label = err !== null && typeof err === "object" ? (err as { label?: unknown }).label : undefined;
+    return label instanceof Label ? label : Label.trusted();
+  } catch {
+    return Label.trusted();
+  }
+}
+
+/** The label of a failed call: who may read the tool's errors, forced untrusted. */
+function failedCallLabel(tool: Tool<any, any>, args: Record<string, unknown>, err: unknown): Label {
+  return failureLabelOf(tool, args).join(carriedLabel(err)).join(Label.untrusted(tool.name));
+}
+
+/**
+ * A replayed result from a record another runtime made, which keeps plain data only: the parts
+ * the tool declares are labelled again; parts it labelled on its own are lost, see foreignLabel.
+ */
+function foreignResult(tool: Tool<any, any>, result: unknown, args: Record<string, unknown>): unknown {
+  if (tool.output?.parts === undefined) return result;
+  try {
+    return labelParts(tool.output, result, args);
+  } catch {
+    return result;
+  }
+}
+
+/**
+ * What a foreign replay joins into the result's label: untrusted (the record is plain data
+ * anyone could have written), and, unless the tool declares its output (whose parts
+ * foreignResult labels again), readable by no one: a part the tool labelled private is no
+ * longer known, so every reader is assumed to be one it forbade.
+ */
+function foreignLabel(tool: Tool<any, any>): Label {
+  const replayed = Label.untrusted(tool.name);
+  return tool.output === undefined ? replayed.join(Label.of({ readers: [], sources: [`${tool.name} (replayed)`] })) : replayed;
+}
+
 async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host): Promise<HostOutcome> {
   const done = doneBefore(tool, args, previous);
   let result: unknown;
@@ -120,7 +177,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
     partsUnknown = !host.results.has(done);
-    result = partsUnknown ? done.result : host.results.get(done);
+    result = partsUnknown ? foreignResult(tool, done.result, args) : host.results.get(done);
     record.replayed = true;
   } else {
     try {
@@ -128,7 +185,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
       result = await tool.run(structuredClone(args));
     } catch (err) {
       record.error = thrownText(err);
-      return { kind: "error", cls: "Error", message: `${tool.name} failed: ${thrownText(err)}`, label: Label.untrusted(tool.name) };
+      return { kind: "error", cls: "Error", message: `${tool.name} failed: ${thrownText(err)}`, label: failedCallLabel(tool, args, err) };
     }
   }
   let data: unknown;
@@ -137,7 +194,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   } catch (err) {
     const problem = err instanceof HostDataError ? err.message : thrownText(err);
     record.error = `the result is not plain data: ${problem}`;
-    return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: Label.untrusted(tool.name) };
+    return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args, undefined) };
   }
   const plain = readHostData(data, { labels: "strip" });
   record.result = plain;
@@ -150,7 +207,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     label = Label.untrusted(tool.name);
   }
   // Parts the tool labelled on its own may have been stricter than the whole: assume the worst.
-  if (partsUnknown) label = label.join(Label.untrusted(tool.name));
+  if (partsUnknown) label = label.join(foreignLabel(tool));
   return { kind: "value", value: data, label };
 }
 
@@ -221,7 +278,8 @@ async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gat
   }
   const args = raw as Record<string, unknown>;
   const valid = parameters.check(args, "args");
-  if (!valid.ok) return done({ kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${valid.errors}`, label: Label.trusted() });
+  // The text quotes the parameters schema: it is as trusted as whoever wrote the schema.
+  if (!valid.ok) return done({ kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${valid.errors}`, label: tool.schemaLabel instanceof Label ? tool.schemaLabel : Label.trusted() });
   deepFreeze(args);
   const call = toolCallView(tool.name, args, request.parts[0] ?? [], request.context);
   const policy = tool.policy && config.endorsements ? withEndorsements(tool.policy, config.endorsements) : tool.policy;

@@ -1,4 +1,4 @@
-import type { Label } from "../labels/index.js";
+import { Label } from "../labels/index.js";
 import { checkOutput, declaredLabel, labelParts, type OutputLabels } from "./output.js";
 import { checkRateLimitOptions, checkRetryOptions, type RateLimitOptions, type RetryOptions, type ToolContext } from "./call-options.js";
 
@@ -47,6 +47,12 @@ export interface ToolCall {
   readonly context: Label;
   /** Every labelled leaf of the arguments: its dotted path and its own joined label. */
   readonly parts: ReadonlyArray<{ readonly path: string; readonly label: Label }>;
+  /**
+   * The label of which keys the object at `path` has (no path: which arguments the call has),
+   * so that a rule can check what decided that an argument is missing. For a path that is not
+   * an object, `label(path)`. Absent on a hand-made call, whose shape nothing decided.
+   */
+  shape?(path?: string): Label;
 }
 
 /** A tool a program can call; make one with {@link defineTool}. */
@@ -83,6 +89,18 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
   rateLimit?: RateLimitOptions;
   /** Worst-case US dollars one attempt may cost (a paid API), checked against the budget before each attempt. */
   costPerAttempt?: number;
+  /**
+   * Who wrote the tool's declaration (name, description, schemas). Messages built from it, such
+   * as a validation error quoting the parameters schema, carry this label. Default trusted: the
+   * host's own; an untrusted MCP server's tool is untrusted.
+   */
+  schemaLabel?: Label;
+  /**
+   * The label of what a program sees when a call fails, before sluice forces it untrusted: who
+   * may read the tool's (or server's) error text. Default: the tool's `label` for an undefined
+   * result (readable by no one when that cannot be told), or untrusted and public without one.
+   */
+  failureLabel?: Label;
 }
 
 /** A tool after {@link defineTool}: its spec with defaults filled in. */
@@ -133,6 +151,9 @@ export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolS
   if (spec.rateLimit !== undefined) checkRateLimitOptions(`defineTool(${spec.name}).rateLimit`, spec.rateLimit);
   if (spec.costPerAttempt !== undefined && !(typeof spec.costPerAttempt === "number" && spec.costPerAttempt >= 0 && Number.isFinite(spec.costPerAttempt))) {
     throw new TypeError(`defineTool(${spec.name}).costPerAttempt must be a non-negative number of dollars, got ${JSON.stringify(spec.costPerAttempt)}`);
+  }
+  for (const key of ["schemaLabel", "failureLabel"] as const) {
+    if (spec[key] !== undefined && !(spec[key] instanceof Label)) throw new TypeError(`defineTool(${spec.name}).${key} must be a Label, e.g. Label.untrusted("mcp:server")`);
   }
   const parameters = spec.parameters ?? { type: "object", properties: {} };
   if (spec.output !== undefined) checkOutput(spec.name, spec.output);

@@ -27,7 +27,7 @@
 import type { Label } from "../labels/index.js";
 import { brief, enterPc, join2, leavePc, mayThrowOn, underPc, upgradeCallee, upgradeWrites, withContents } from "./rules.js";
 import { makeError } from "./errors.js";
-import { ProgramThrow, SecurityStop, st } from "./state.js";
+import { ProgramThrow, SecurityStop, limit, st } from "./state.js";
 import { BOT, FN, type Fn, type Val, flagsOf, isRef } from "./values.js";
 
 export type { BuiltinFlags } from "./values.js";
@@ -144,9 +144,12 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   const inputsNow = (): Label => (inputs ??= join2(inputsLabel(args, argLs, self, selfL), decided));
   if (fx.throws !== false && st.tryDepth > 0) mayThrowOn(inputsNow());
   const guarded = decided !== BOT && !underPc(decided);
+  // The pc the builtin is called at: its callbacks are judged against it, not against the pc
+  // it raises by what chose it (which holds the very label a data-chosen callback carries).
+  const callerPc = st.pc;
   const saved = guarded ? enterPc(decided) : st.spc;
   const outer = frame;
-  const mine: Frame = { coarse: fx.refine === undefined, answers: BOT, callerPc: st.pc };
+  const mine: Frame = { coarse: fx.refine === undefined, answers: BOT, callerPc };
   frame = mine;
   try {
     const v = f.builtin!(args, argLs, self, selfL);
@@ -160,6 +163,9 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       throw l === e.label ? e : new ProgramThrow(e.value, l, e.line, e.column);
     }
     if (hostError(e)) {
+      // A text too long for the host, or any host error of a builtin that declared it does not
+      // throw (so no label decided whether it would): the run ends at a limit, uncatchable.
+      if (fx.throws === false || /invalid string length/i.test(e.message)) limit(`a string or array grew past what the host can hold (${e.message})`);
       const l = join2(inputsNow(), st.pc);
       throw new ProgramThrow(makeError("RangeError", e.message, l), l, st.line, st.column);
     }
@@ -169,9 +175,11 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     if (guarded) {
       const rl = st.l;
       leavePc(saved);
-      // What the builtins that could have run instead, or with other arguments, would have changed.
+      // What the builtins that could have run instead, or with other arguments, would have
+      // changed, and the functions they would have called: any argument, whether or not this
+      // builtin calls its own (`(c ? Array.from : Array.of)([1], f)`).
       upgradeWrites(f, args, decided);
-      if (fx.calls !== false) for (const a of args) upgradeCallee(a, decided);
+      for (const a of args) upgradeCallee(a, decided);
       st.l = rl;
     }
   }

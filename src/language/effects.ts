@@ -18,7 +18,10 @@ export interface AccessPath {
   keys: string[];
   /** The root is declared inside the region (its own local, a nested function's parameter). */
   local?: boolean;
-  /** The root is a local bound once to an array, object or function literal: what it holds was made in the region. */
+  /**
+   * The root is a local bound once to an array, object or function literal made in the region.
+   * Only the root itself is new: what the literal holds (`{ t: outer }`) may come from outside.
+   */
   fresh?: boolean;
 }
 

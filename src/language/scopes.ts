@@ -22,7 +22,7 @@ export interface Decl {
   initEnd: number;
   /** The switch case holding a `let`/`const` declared directly in a switch body. */
   switchCase?: acorn.Node;
-  /** Assigned anywhere after its declaration (an assignment, update, loop head or pattern). */
+  /** Assigned anywhere other than by its own declaration (an assignment, update, loop head or pattern). */
   reassigned: boolean;
   /** Initialised with a new array, object or function literal. */
   fresh: boolean;
@@ -175,9 +175,15 @@ export function resolveScopes(program: acorn.Program, globals: ReadonlySet<strin
   };
 
   const fn = (node: acorn.FunctionDeclaration | acorn.FunctionExpression | acorn.ArrowFunctionExpression, scope: Scope, fns: acorn.Node[]): void => {
-    const s = newScope(node, scope, true);
+    // A function expression's name lives in a scope of its own, outside its parameters and body:
+    // a parameter or a body declaration of the same name is another binding that shadows it.
+    let outer = scope;
+    if (node.type === "FunctionExpression" && node.id) {
+      outer = newScope(node, scope);
+      declare(outer, node.id.name, "function", node.start, true);
+    }
+    const s = newScope(node, outer, true);
     const inner = [...fns, node];
-    if (node.type === "FunctionExpression" && node.id) declare(s, node.id.name, "const", node.start, true);
     for (const p of node.params) for (const n of patternNames(p)) declare(s, n, "param", node.start);
     if (node.body.type === "BlockStatement") hoist(node.body.body, s);
     for (const p of node.params) binding(p, s, inner);
@@ -313,8 +319,11 @@ export function resolveScopes(program: acorn.Program, globals: ReadonlySet<strin
     }
     if (r.write) {
       // A var's own fresh initialiser is its one write; any other write reassigns it.
+      // Any other write reassigns it wherever it stands in the text: a closure or a hoisted
+      // function written above a declaration runs after it, and a function declaration is
+      // initialised at block entry, before every write of its name.
       if (decl.kind === "var") varWrites.set(decl, (varWrites.get(decl) ?? 0) + 1);
-      else if (decl.initEnd < r.id.start || decl.kind === "param") decl.reassigned = true;
+      else decl.reassigned = true;
     }
     if ((decl.kind === "let" || decl.kind === "const") && mayBeUninitialized(r.id, r.fnChain, decl, declScope as Scope)) out.mayThrow.add(r.id);
   }

@@ -57,6 +57,7 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       // The rest of an optional chain after a link data may have made nullish.
       w(2, fc.tuple(d, d).map(([k, j]) => `v0 = (${k} ? o : null)?.[${j} ? "k" : "m1"] ?? -1;`), "chain-tail"),
       w(1, fc.tuple(d, n).map(([k, x]) => `v1 = (${k} ? { g: (q) => q + 1 } : undefined)?.g((v2 = ${x})) ?? 0;`), "chain-tail"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const bx0 = ${k} ? [] : {}; bx0.push?.((v1 = ${x})); }`), "chain-tail"),
       // Default parameters and destructuring defaults that run or not.
       w(1, fc.tuple(d, n).map(([k, x]) => `v0 = ((q = (v1 = ${x})) => q + 1)(${k} ? undefined : 1);`), "default-parameter"),
       w(1, fc.tuple(d, n).map(([k, x]) => `{ const xs0 = [1, undefined, 3]; const [a0, b0 = (${k} ? xs0.pop() : ${x}), c0] = xs0; v0 = c0 ?? -1; }`), "destructuring-default"),
@@ -73,6 +74,20 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       // A reference that may run in its temporal dead zone.
       w(1, d.map((k) => `{ try { if (${k}) later0; v1 = 1; } catch { v2 = 2; } let later0 = 0; }`), "tdz"),
       w(1, d.map((k) => `{ try { if (${k}) later0 = 1; v1 = typeof later0 === "number" ? 1 : 0; } catch { v2 = 2; } let later0 = 0; }`), "tdz"),
+      // Locals bound to a literal before the decision: only the literal itself is new, not what it holds.
+      w(1, fc.tuple(d, n).map(([k, x]) => `try { const h0 = { t: o }; if (${k}) throw 1; h0.t.k = ${x}; } catch {}`), "fresh-deep-path"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const bump0 = () => { v1 = ${x}; }; if (${k}) { const h0 = { f: bump0 }; [1].forEach(h0.f); } }`), "fresh-argument"),
+      // Writes that stand before a declaration in the text and run after it.
+      w(1, fc.tuple(d, n).map(([k, x]) => `try { const set0 = (q) => { h0 = q; }; let h0 = {}; set0(o); if (${k}) throw 1; h0.k = ${x}; } catch {}`), "text-order"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const bump0 = () => { v2 = ${x}; }; if (${k}) { f0 = bump0; function f0() {} f0(); } }`), "text-order"),
+      // A function expression's name, shadowed by its parameter.
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const bump0 = () => { v2 = ${x}; }; const run0 = function g0(g0) { if (${k}) return; g0(); }; run0(bump0); }`), "function-name"),
+      // A for…in whose body removes a later key: whether it is visited is decided then.
+      w(1, d.map((k) => `{ const fo0 = { a: 1, b: 2, c: 3 }; let n0 = 0; for (const k0 in fo0) { if (${k}) delete fo0.c; n0 = n0 + 1; } v1 = n0; }`), "forin-live-keys"),
+      w(1, d.map((k) => `{ const fa0 = [1, 2, 3]; for (const k0 in fa0) { if (${k}) fa0.pop(); v2 = v2 + 1; } }`), "forin-live-keys"),
+      // A finally that could have ended the function, the loop or the throw otherwise.
+      w(1, fc.tuple(d, n).map(([k, x]) => `v1 = ((q) => { try { return ${x}; } finally { if (${k}) { return 2; } } })(0);`), "finally-decides"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `for (const q0 of [1, 2]) { try { v2 = ${x}; continue; } finally { if (${k}) { break; } } }`), "finally-decides"),
       // A block-local name shadowing the one a branch writes.
       w(1, fc.tuple(d, n).map(([k, x]) => `if (${k}) { o.k = ${x}; { const o = {}; o.k = 1; } }`), "shadowing"),
       // Keys and numbers converted from objects.
@@ -83,13 +98,27 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, fc.tuple(d, n).map(([k, x]) => `{ const src0 = {}; if (${k}) src0.k = ${x}; v0 = { k: 1, ...src0 }.k; }`), "spread-overwrite"),
       w(1, d.map((k) => `{ const { [${k} ? "k" : "m1"]: x0, ...r0 } = { k: 1, m1: 2 }; v1 = Object.keys(r0)[0].length + (r0.k ?? 0); }`), "rest-computed"),
       w(1, d.map((k) => `{ const e0 = new Error("x"); if (${k}) e0.name = "Other"; v2 = Object.keys({ ...e0 }).length; }`), "error-name"),
+      // A comparator that reshapes the array it sorts: later calls get values of the copy.
+      w(1, fc.tuple(n, pick("xs0.shift()", "xs0.length = 0", "xs0.unshift(9)", "xs0.pop()")).map(([x, r]) => `{ const xs0 = [1, ${x}, 3]; let first0 = true; xs0.sort((p0, q0) => { if (first0) { first0 = false; ${r}; } else v1 = q0; return 0; }); }`), "sort-reshape"),
+      // Error options that data made an object or not.
+      w(1, d.map((k) => `{ const e0 = new Error("x", ${k} ? { cause: 1 } : undefined); v0 = "cause" in e0 ? 1 : 0; }`), "error-options"),
+      // A region that calls a function through a path and later puts another one there.
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const g0 = () => { v2 = ${x}; }; const ob0 = { f: () => 0 }; if (${k}) { for (let i0 = 0; i0 < 2; i0++) { ob0.f(); Object.assign(ob0, { f: g0 }); } } }`), "upgrade-order"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const g0 = () => { v1 = ${x}; }; const fs0 = [() => 0]; const arm0 = () => { fs0[0] = g0; }; if (${k}) { for (let i0 = 0; i0 < 2; i0++) { fs0[0](); arm0(); } } }`), "upgrade-order"),
       // Closures of one factory over different environments.
       w(1, d.map((k) => `{ const mk0 = () => { let n0 = 0; return { inc: () => { n0 = n0 + 1; }, get: () => n0 }; }; const c0 = mk0(); const c1 = mk0(); if (${k}) { c0.inc(); c1.inc(); } v0 = c1.get(); }`), "factory-closures"),
       // Callbacks chosen by data, and builtins passed as callbacks.
       w(1, d.map((k) => `{ [1].map(${k} ? Math.random : Math.abs); v1 = Math.floor(Math.random() * 3); }`), "chosen-callback"),
-      w(1, d.map((k) => `if (${k} && arr.length < 4) [1].forEach(arr.push);`), "builtin-callback"),
+      w(1, d.map((k) => `{ if (${k}) [1].forEach(Math.random); v2 = Math.floor(Math.random() * 3); }`), "builtin-callback"),
+      // A callback chosen by data, judged at the pc the builtin is called at (the receiver's label
+      // raises the builtin's own pc); the builtin or function chosen instead might have called
+      // what the chosen one did not.
+      w(1, fc.tuple(d, list).map(([k, l]) => `{ let a0 = 0; const f0 = () => { a0 = a0 + 1; }; const g0 = () => 0; ${l}.forEach(${k} ? f0 : g0); v1 = a0; }`), "callback-choose-pc"),
+      w(1, fc.tuple(d, s).map(([k, x]) => `{ let a0 = 0; const f0 = (mm) => { a0 = a0 + 1; return mm; }; ${x}.replace("a", ${k} ? f0 : "b"); v2 = a0; }`), "callback-choose-pc"),
+      w(1, d.map((k) => `{ let a0 = 0; (${k} ? Array.from : Array.of)([1], () => { a0 = a0 + 1; }); v0 = a0; }`), "chosen-builtin-alternative"),
+      w(1, d.map((k) => `{ let a0 = 0; (${k} ? Array.from : (p0, q0) => p0)([1], () => { a0 = a0 + 1; }); v1 = a0; }`), "chosen-builtin-alternative"),
       // Writes that throw or not on data.
-      w(1, d.map((k) => `try { arr[${k} ? 0 : "z"] = 1; v1 = 1; } catch { v2 = 1; }`), "throwing-write"),
+      w(1, d.map((k) => `try { v1 = (${k} ? null : o).k; } catch { v2 = 1; }`), "throwing-write"),
       w(1, d.map((k) => `try { arr.length = ${k} ? 1 : -1; v0 = 2; } catch { v0 = 3; }`), "throwing-write"),
       w(1, d.map((k) => `try { v1 = [...(${k} ? [1] : 5)].length; } catch { v1 = 4; }`), "throwing-write"),
       w(1, s.map((x) => `try { v0 = ${x} in u.n ? 1 : 0; v1 = (${x} in 5) ? 1 : 2; } catch (e0) { w = e0.message.slice(0, 12); }`), "throwing-write"),
@@ -106,5 +135,5 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
 export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
-  "throwing-write", "tool-in-try", "replacer-walk",
+  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order",
 ] as const;

@@ -98,6 +98,17 @@ describe("limits and hostile programs", () => {
     expect(r.value).toBe(false);
   });
 
+  it("text too long for the host, or nested too deep for its stack, is a limit a catch cannot swallow", async () => {
+    // Whether the host gives out depends on the data (how long, how deep) and on the host, so
+    // catching it would let either decide what the rest of the try does.
+    const long = await run(`const x = "a".repeat(4194304); const parts = []; for (let i = 0; i < 140; i++) parts.push(x); let r = "joined"; try { parts.join(""); } catch (e) { r = "caught"; } r;`, { memoryBytes: 64 * 1024 * 1024 });
+    expect(long.error).toMatchObject({ kind: "limit" });
+    const deep = await run(`let s = "1"; for (let i = 0; i < 20000; i++) s = "[" + s + "]"; let r = "parsed"; try { JSON.parse(s); } catch (e) { r = "caught"; } r;`);
+    expect(deep.error).toMatchObject({ kind: "limit" });
+    const bad = await run(`let r = "parsed"; try { JSON.parse("[1,"); } catch (e) { r = e.name; } r;`);
+    expect(bad.value).toBe("SyntaxError");
+  });
+
   it("a catch block cannot swallow a limit", async () => {
     const r = await run("let n = 0; try { while (true) { n++; } } catch (e) { n = -1; } n", { steps: 10_000 });
     expect(r.error?.kind).toBe("limit");

@@ -68,11 +68,13 @@ function errorType(cls: string): Fn {
     const l = argLs[0] ?? BOT;
     const e = makeError(cls, args[0] === undefined ? "" : toStr(args[0]), withContents(args[0], l));
     const opts = args[1];
+    // Whether there is a cause depends on whether the options are an object (their reference's
+    // label decides that) and then on which keys they have.
+    e.shape = argLs[1] ?? BOT;
     if (isRef(opts) && opts.k === OBJ) {
       const ol = join2(argLs[1] ?? BOT, opts.label);
       const cause = opts.props.get("cause");
       if (cause !== undefined) e.props.set("cause", { v: cause.v, l: join2(ol, cause.l) });
-      // Whether there is a cause depends on which keys the options have.
       e.shape = join2(ol, opts.shape);
     }
     return ret(e, BOT);

@@ -98,9 +98,13 @@ export function parse(args: Val[], argLs: Label[]): Val {
   // The text, an object's converted contents included.
   const l = withContents(args[0], argLs[0] ?? BOT);
   let data: unknown;
+  const text = toStr(args[0]);
   try {
-    data = JSON.parse(toStr(args[0]));
+    data = JSON.parse(text);
   } catch (err) {
+    // The host's stack ran out (text nested thousands deep): how deep fits is the host's, not
+    // the program's, so it ends the run as a limit rather than being an error it can catch.
+    if (err instanceof RangeError) throw err;
     return throwError("SyntaxError", (err as Error).message, l);
   }
   const reviver = args[1];

@@ -81,6 +81,7 @@ export function stringPattern(p: string, l: Label): ReV {
   try {
     return { k: RE, source: p, flags: "", re: RE2JS.compile(RE2JS.translateRegExp(p), 0), label: l, lastIndex: 0 };
   } catch (err) {
+    if (err instanceof RangeError) throw err;
     return throwError("SyntaxError", `Invalid regular expression: /${p}/: ${(err as Error).message}`, l);
   }
 }
@@ -90,18 +91,19 @@ export function stringPattern(p: string, l: Label): ReV {
  * the pattern (`l`), so they run under that label; their answers join the result (the default
  * rule of the call gate, through callBack), and what they could write is upgraded afterwards.
  */
-export function callReplacer(fn: Val, l: Label, args: Val[]): Val {
+export function callReplacer(fn: Val, fnL: Label, l: Label, args: Val[]): Val {
   const saved = st.spc;
   if (!underPc(l)) enterPc(l);
   try {
-    return callBack(fn, l, args, args.map(() => l));
+    // The function was chosen by its own reference (`fnL`), not by the text it is called on.
+    return callBack(fn, fnL, args, args.map(() => l));
   } finally {
     leavePc(saved);
   }
 }
 
 /** `s.replace(re, rep)`: a string replacement or a function called per match (a callback). */
-export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean): string {
+export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean, repL: Label): string {
   const m = re.re.matcher(s);
   const named = re.re.namedGroups();
   let out = "";
@@ -113,7 +115,7 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean):
     const end = m.end();
     out += s.slice(last, start);
     if (typeof rep === "object" && rep !== null && rep.k === 3) {
-      const r = callReplacer(rep, l, [...g, start, s]);
+      const r = callReplacer(rep, repL, l, [...g, start, s]);
       out += toStr(r);
     } else out += expand(toStr(rep), g, named, start, s);
     checkString(out);

@@ -174,6 +174,9 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
         const impl = methodTable(o)?.get(k);
         if (impl !== undefined) {
           mayThrowOn(ol);
+          // `o.m?.(…)`: whether o has the method (an array or not, a string or a number) was
+          // decided by o's reference, and with it whether the arguments run.
+          if (optionalCall) optionalLink(ol);
           const a = args(env);
           const f: Fn = { k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol };
           if (tail !== "mapSite" || impl !== MAP) return callFunction(f, ol, a.args, a.argLs, a.shape);

@@ -9,7 +9,7 @@ import type { Label } from "../../labels/index.js";
 import { regionEffects } from "../../language/effects.js";
 import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
-import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
+import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeCallee, upgradeEffects } from "../rules.js";
 import { callBuiltin, isInertBuiltin, setCallFunction } from "../rules-calls.js";
 import { SecurityStop, charge, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe, isRef } from "../values.js";
@@ -169,8 +169,12 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     syncPc();
     // What chose the function and how many arguments it got decided everything it did: what it
     // did not do is upgraded as for a region, whether it returned or threw.
+    // A function chosen instead (a builtin that calls its arguments) would have called them.
     const chose = join2(fl, shape);
-    if (chose !== BOT && !chose.flowsTo(callerPc)) upgradeEffects(code.summary, c.env, chose);
+    if (chose !== BOT && !chose.flowsTo(callerPc)) {
+      upgradeEffects(code.summary, c.env, chose);
+      for (const a of args) upgradeCallee(a, chose);
+    }
     st.l = rl;
   }
 }

@@ -208,19 +208,29 @@ function iterate(v: Val, vl: Label, f: LoopFrame, each: (x: Val, xl: Label) => n
   return typeError("the value is not iterable; loop over an array or a string (use Object.keys/values/entries for objects)", vl);
 }
 
-/** Iterates the keys of an object (own, enumerable), the indices of an array or a string. */
+/**
+ * Iterates the keys of an object (own, enumerable), the indices of an array or a string. The keys
+ * are taken at the start, as in JavaScript, and a key removed before its turn is skipped: whether
+ * it is visited is decided by the container's shape as it is then, re-joined before every key.
+ */
 function iterateKeys(v: Val, vl: Label, f: LoopFrame, each: (k: Val, kl: Label) => number | undefined): number {
   let keys: string[] = [];
-  let kl = vl;
+  const live = (): Label => {
+    if (typeof v !== "object" || v === null) return vl;
+    if (v.k === OBJ) return join2(join2(vl, v.label), keysLabel(v));
+    return v.k === ARR ? join2(vl, v.label) : vl;
+  };
   if (typeof v === "object" && v !== null) {
-    if (v.k === OBJ) (keys = enumerableKeys(v)), (kl = join2(join2(vl, v.label), keysLabel(v)));
-    else if (v.k === ARR) (keys = v.items.map((_, i) => String(i))), (kl = join2(vl, v.label));
+    if (v.k === OBJ) keys = enumerableKeys(v);
+    else if (v.k === ARR) keys = v.items.map((_, i) => String(i));
   } else if (typeof v === "string") keys = [...v].map((_, i) => String(i));
-  decide(f, kl);
-  for (const k of keys) {
+  decide(f, live());
+  for (let i = 0; i < keys.length; i++) {
     step();
-    // A key deleted before its turn is skipped, as in JavaScript.
-    if (typeof v === "object" && v !== null && v.k === OBJ && !v.props.has(k)) continue;
+    const k = keys[i];
+    const kl = live();
+    decide(f, kl);
+    if (typeof v === "object" && v !== null && (v.k === OBJ ? !v.props.has(k) : v.k === ARR && i >= v.items.length)) continue;
     const out = each(k, kl);
     if (out !== undefined) return out;
   }

@@ -338,15 +338,23 @@ function upgradeFunction(f: Val, l: Label, seen?: Seen): void {
  */
 interface Seen {
   envs: Map<SiteEffects, Set<Env>>;
-  paths: Array<{ path: SitePath; env: Env; before: Label }>;
+  /**
+   * Paths whose label decides the floor, evaluated once everything is upgraded: a labelled
+   * reference (`before` null) or one the upgrade raised (beyond `before`).
+   */
+  paths: Array<{ path: SitePath; env: Env; before: Label | null }>;
 }
 
 /**
  * Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run).
- * A function is resolved by its path as it is now, but the region may have put another one
- * there before calling it, through a write the upgrade reaches only later (a closure, a builtin
- * such as Object.assign): once everything is upgraded, a path whose label the upgrade raised
- * may have named another function, whose effects are unknown here.
+ * A write or call through a labelled reference may have reached other objects or functions,
+ * which raises the floor. Whether a reference is labelled is decided once everything is
+ * upgraded, so that both runs decide it alike: where the region ran, its later writes labelled
+ * a path's prefix under the pc (`o.p.k = 1; o.p = {}`); where it did not, the upgrade of those
+ * writes does, in whatever order. Likewise a function is resolved by its path as it is now, but
+ * the region may have put another one there before calling it, through a write the upgrade
+ * reaches only later (a closure, Object.assign): a path whose label the upgrade raised may have
+ * named another function, whose effects are unknown here.
  */
 export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen?: Seen): void {
   if (seen !== undefined) return upgradeWithin(fx, env, l, seen);
@@ -354,7 +362,7 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen?: Seen)
   upgradeWithin(fx, env, l, top);
   for (const { path, env: e, before } of top.paths) {
     evalPath(path, e);
-    if (st.l !== before && !st.l.flowsTo(before)) taintFloor(join2(l, st.l));
+    if (st.l !== BOT && (before === null || (st.l !== before && !st.l.flowsTo(before)))) taintFloor(join2(l, st.l));
   }
 }
 
@@ -374,7 +382,7 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
   if (st.mutants.noHeapUpgrade) return;
   for (const { path, key, deletes } of fx.heap) {
     const target = evalPath(path, env);
-    if (st.l !== BOT) taintFloor(join2(l, st.l));
+    seen.paths.push({ path, env, before: null });
     upgradeObject(target, key, l, deletes);
   }
   for (const { callee, args, chosen } of fx.calls) {
@@ -383,15 +391,13 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
       continue;
     }
     const f = evalPath(callee, env);
-    const calleeL = st.l;
-    if (chosen !== false && isRef(f) && f.k === FN) seen.paths.push({ path: callee, env, before: calleeL });
     if (!isRef(f) || f.k !== FN) {
       // The path names no function now, but the region may have put one there before calling
       // it (`o.f = g; o.f()`): what that one does is unknown here.
       taintFloor(l);
       continue;
     }
-    if (calleeL !== BOT && chosen !== false) taintFloor(join2(l, calleeL));
+    if (chosen !== false) seen.paths.push({ path: callee, env, before: null });
     if (f.builtin === undefined) {
       const c = effectsOfClosure(f);
       if (c === undefined) taintFloor(l);
@@ -404,7 +410,7 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
       if (first === undefined || first === "opaque") taintFloor(l);
       else if (first !== "inert") {
         const target = evalPath(first, env);
-        if (st.l !== BOT) taintFloor(join2(l, st.l));
+        seen.paths.push({ path: first, env, before: null });
         upgradeObject(target, null, l);
       }
     } else upgradeWrites(f, null, l);
@@ -422,13 +428,13 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
     }
     const f = evalPath(a, env);
     if (!isRef(f) || f.k !== FN) continue;
-    seen.paths.push({ path: a, env, before: st.l });
     if (f.builtin !== undefined) {
       // A builtin passed as a callback (`xs.forEach(out.push)`).
+      seen.paths.push({ path: a, env, before: st.l });
       upgradeFunction(f, l, seen);
       continue;
     }
-    if (st.l !== BOT) taintFloor(join2(l, st.l));
+    seen.paths.push({ path: a, env, before: null });
     const c = effectsOfClosure(f);
     if (c === undefined) taintFloor(l);
     else upgradeEffects(c.summary, c.env, l, seen);

@@ -97,16 +97,21 @@ export function readElem(a: Arr, i: number, refL: Label, keyL: Label): Val {
  * no-sensitive-upgrade. Otherwise the run stops rather than leak.
  */
 export function writeThrough(refL: Label, target: { label: Label; born?: Label }): void {
-  if (refL === BOT || st.mutants.noAliasFloor || restricts(target.label, refL)) return;
-  // An object made under a decision at least as labelled exists only where that decision went
-  // its way: no other run has it, and every reference to it carries the decision.
-  if (target.born !== undefined && restricts(join2(target.label, target.born), refL)) return;
+  if (mayWriteThrough(refL, target)) return;
   throw new SecurityStop(
     `cannot change an object that untrusted or private data chose (${brief(refL)}); ` +
       "build a new value instead, e.g. `groups[key] = { ...groups[key], n: (groups[key]?.n ?? 0) + 1 }` or `items.map((x) => ({ ...x, done: true }))`",
     // The message quotes the label's sources (written by tools from data): it carries the label.
     refL,
   );
+}
+
+/** True when {@link writeThrough} lets the write through (the reference's label is on every read of the target). */
+export function mayWriteThrough(refL: Label, target: { label: Label; born?: Label }): boolean {
+  if (refL === BOT || st.mutants.noAliasFloor || restricts(target.label, refL)) return true;
+  // An object made under a decision at least as labelled exists only where that decision went
+  // its way: no other run has it, and every reference to it carries the decision.
+  return target.born !== undefined && restricts(join2(target.label, target.born), refL);
 }
 
 /** Writes `key` of `o` with a value labelled `vl`, through a key labelled `keyL`. */

@@ -148,17 +148,21 @@ export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): vo
 /**
  * An object stored under a labelled key will be found again through references carrying that
  * label: it and everything reachable from it carry the label themselves, so that writes through
- * those references (`groups[key].inner.n = 1`) stay sound without a stop.
+ * those references (`groups[key].inner.n = 1`) stay sound without a stop. A raise made in one
+ * run only would itself be a leak, so under a decision only objects that exist only where it
+ * went this way (made under it, or already carrying it) are raised; an outside object stored
+ * there (`if (c) groups[k] = item`) keeps its label, and a write through that reference stops.
  */
 function chosenBy(v: Val, keyL: Label): void {
   if (keyL === BOT) return;
   const todo: Val[] = [v];
   const seen = new Set<Val>();
+  const pc = st.pc;
   while (todo.length > 0) {
     const x = todo.pop();
     if (!isRef(x) || (x.k !== OBJ && x.k !== ARR) || seen.has(x)) continue;
     seen.add(x);
-    x.label = join2(x.label, keyL);
+    if (pc === BOT || restricts(join2(x.label, x.born ?? BOT), pc)) x.label = join2(x.label, keyL);
     if (x.k === OBJ) for (const slot of x.props.values()) todo.push(slot.v);
     else for (const item of x.items) todo.push(item);
   }

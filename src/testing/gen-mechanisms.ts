@@ -103,6 +103,9 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       // A logical assignment through a tool's record, or with a computed key, that does not assign.
       w(1, fc.tuple(pick("u", "s"), pick("&&=", "||=", "??="), n).map(([r, op, x]) => `${r}.n.x ${op} ${x};`), "logical-not-set"),
       w(1, fc.tuple(d, pick("&&=", "||=", "??=")).map(([k, op]) => `{ const lo0 = { a: ${k} ? 1 : 0, b: 2 }; const key0 = "a"; lo0[key0] ${op} 5; v2 = lo0.b; }`), "logical-not-set"),
+      // An outside object stored under a key data chose, in a region data decided.
+      w(1, fc.tuple(d, s).map(([k, x]) => `{ const it0 = { n: 1 }; const gr0 = {}; if (${k}) gr0[${x}] = it0; v1 = it0.n; }`), "chosen-key"),
+      w(1, fc.tuple(list, s).map(([l, x]) => `{ const it0 = [1]; const gr0 = {}; for (const e0 of ${l}) gr0[${x} + e0] = it0; v2 = it0[0]; }`), "chosen-key"),
       // A region that writes through a path and later replaces the path's prefix.
       w(1, fc.tuple(d, n).map(([k, x]) => `if (${k}) { o.n.d = ${x}; o.n = { d: 2 }; }`), "floor-order"),
       w(1, d.map((k) => `{ const ob0 = { p: { q: 1 } }; if (${k}) { ob0.p.q = 2; Object.assign(ob0, { p: { q: 3 } }); } }`), "floor-order"),
@@ -149,5 +152,5 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
 export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
-  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order", "delete-result", "stringify-space", "loop-head-tdz", "replacer-throw", "floor-order", "logical-not-set",
+  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order", "delete-result", "stringify-space", "loop-head-tdz", "replacer-throw", "floor-order", "logical-not-set", "chosen-key",
 ] as const;

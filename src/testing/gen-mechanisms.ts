@@ -46,7 +46,8 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
   const n = numLeaf(sc);
   const s = strLeaf(sc);
   const list = pick(...LISTS);
-  const write = fc.tuple(pick("v0", "v1", "v2", "o.k", "o.m1", "o2.k"), n).map(([p, x]) => `${p} = ${x};`);
+  // A write of the plan's state, or a sink call right there (under the region's decision).
+  const write = fc.oneof(fc.tuple(pick("v0", "v1", "v2", "o.k", "o.m1", "o2.k"), n).map(([p, x]) => `${p} = ${x};`), n.map((x) => `send({ value: ${x} });`));
   const cb = fc.tuple(fc.integer({ min: 0, max: CALLBACK_BUILTINS.length - 1 }), list, d, write).map(([i, l, k, x]) => `{ const r0 = ${CALLBACK_BUILTINS[i](l, `if (${k}) { ${x} }`)}; v2 = typeof r0 === "number" ? r0 : 1; }`);
   return choose(
     [
@@ -86,7 +87,8 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, d.map((k) => `{ const fo0 = { a: 1, b: 2, c: 3 }; let n0 = 0; for (const k0 in fo0) { if (${k}) delete fo0.c; n0 = n0 + 1; } v1 = n0; }`), "forin-live-keys"),
       w(1, d.map((k) => `{ const fa0 = [1, 2, 3]; for (const k0 in fa0) { if (${k}) fa0.pop(); v2 = v2 + 1; } }`), "forin-live-keys"),
       // A finally that could have ended the function, the loop or the throw otherwise.
-      w(1, fc.tuple(d, n).map(([k, x]) => `v1 = ((q) => { try { return ${x}; } finally { if (${k}) { return 2; } } })(0);`), "finally-decides"),
+      w(2, fc.tuple(d, pick("1", "v0", "t.a")).map(([k, x]) => `v1 = ((q) => { try { return ${x}; } finally { if (${k}) { return 2; } } })(0);`), "finally-decides"),
+      w(1, d.map((k) => `try { v2 = ((q) => { try { throw 1; } finally { if (${k}) { return 2; } } })(0); } catch { v2 = 3; }`), "finally-decides"),
       w(1, fc.tuple(d, n).map(([k, x]) => `for (const q0 of [1, 2]) { try { v2 = ${x}; continue; } finally { if (${k}) { break; } } }`), "finally-decides"),
       // A block-local name shadowing the one a branch writes.
       w(1, fc.tuple(d, n).map(([k, x]) => `if (${k}) { o.k = ${x}; { const o = {}; o.k = 1; } }`), "shadowing"),

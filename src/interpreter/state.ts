@@ -3,7 +3,7 @@
  * so a single mutable record serves every compiled closure without threading it through calls.
  */
 import type { Label } from "../labels/index.js";
-import { BOT, type Val, setWalkStep } from "./values.js";
+import { BOT, type Val, setTextCheck, setWalkStep } from "./values.js";
 import type { HostOutcome, HostRequest } from "./program.js";
 
 /** The limits an execution enforces, all required. */
@@ -203,6 +203,16 @@ export function work(n: number): void {
   if (Date.now() > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
 }
 
+/**
+ * Work a builtin is about to do at once, in one host call it cannot interrupt (a regular
+ * expression over a long text): `n` steps, and `ms` of expected time that must fit before the
+ * deadline, so the run ends at its limit before the call rather than long after it.
+ */
+export function expectWork(n: number, ms: number): void {
+  work(n);
+  if (Date.now() + ms > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
+}
+
 export function checkString(s: string): string {
   if (s.length > st.limits.stringLength) limit(`a string grew past ${st.limits.stringLength} characters`);
   return s;
@@ -211,7 +221,23 @@ export function checkString(s: string): string {
 // Conversions of nested values (values.ts) step once per element they visit: a value that
 // shares parts (`a = [a, a]`) is small to build and exponential to walk.
 setWalkStep(step);
+// A text conversion builds its result at once: its length is checked, and it is charged, first.
+setTextCheck((n) => {
+  if (n > st.limits.stringLength) limit(`a string grew past ${st.limits.stringLength} characters`);
+  if (n > 1024) charge(2 * n);
+});
 
 export function checkArrayLength(n: number): void {
   if (n > st.limits.arrayLength) limit(`an array grew past ${st.limits.arrayLength} elements`);
+}
+
+/**
+ * The characters of `s` as the host's array, for a builtin that makes one part of something per
+ * character (`Array.from(s)`, `{...s}`, `for…in` over a string): checked against the array limit
+ * and charged `bytesEach` per character before the array is built.
+ */
+export function charsOf(s: string, bytesEach: number): string[] {
+  checkArrayLength(s.length);
+  charge(bytesEach * s.length);
+  return [...s];
 }

@@ -175,7 +175,7 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     if (e instanceof ProgramThrow) {
       // Rule: an error a builtin throws carries its inputs (its message may quote any of them).
       const l = join2(join2(e.label, inputsNow()), st.pc);
-      throw l === e.label ? e : new ProgramThrow(e.value, l, e.line, e.column);
+      throw l === e.label ? e : new ProgramThrow(e.value, l, e.line, e.column, join2(join2(e.at, inputsNow()), st.pc));
     }
     if (hostError(e)) {
       // A text too long for the host, or any host error of a builtin that declared it does not

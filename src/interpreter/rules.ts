@@ -307,6 +307,7 @@ export function upgradeWrites(f: Fn, args: readonly Val[] | null, l: Label): voi
 
 /** Inside a try, whether something that may throw ran was decided by `l`. */
 function mayHaveThrown(l: Label): void {
+  st.endL = join2(st.endL, l);
   if (st.tryDepth > 0 && !st.mutants.noThrowPc) {
     st.thr = join2(st.thr, l);
     syncPc();
@@ -460,6 +461,7 @@ export function exitRegion(fx: SiteEffects, env: Env, l: Label): void {
   let changed = false;
   if (fx.breaks && !st.mutants.noJumpPc) (st.brk = join2(st.brk, l)), (changed = true);
   if (fx.returns && !st.mutants.noJumpPc) (st.ret = join2(st.ret, l)), (changed = true);
+  if (fx.mayThrow) st.endL = join2(st.endL, l);
   if (fx.mayThrow && st.tryDepth > 0 && !st.mutants.noThrowPc) (st.thr = join2(st.thr, l)), (changed = true);
   if (changed) syncPc();
 }

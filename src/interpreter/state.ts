@@ -47,6 +47,13 @@ export interface ExecState {
   thr: Label;
   /** Raised when a branch not taken had effects that cannot be enumerated; joins every sink. */
   floor: Label;
+  /**
+   * What decided that the run did not end at an earlier exit: every region (branch, loop,
+   * callback) that could have thrown, whatever the try depth. Where an uncaught throw ends the
+   * run carries it. (An operation that throws on its operands, outside a try, is not counted:
+   * that it did not end the run is the termination channel, docs/security-model.md.)
+   */
+  endL: Label;
   tryDepth: number;
   depth: number;
   steps: number;
@@ -93,6 +100,7 @@ export const st: ExecState = {
   ret: BOT,
   thr: BOT,
   floor: BOT,
+  endL: BOT,
   tryDepth: 0,
   depth: 0,
   steps: 0,
@@ -126,7 +134,7 @@ export function resetState(limits: ResolvedLimits, mutants: Mutants, record: Hos
   st.defer = false;
   st.deferDepth = -1;
   st.chainL = BOT;
-  st.l = st.pc = st.spc = st.brk = st.ret = st.thr = st.floor = st.retL = st.retPc = st.cvl = BOT;
+  st.l = st.pc = st.spc = st.brk = st.ret = st.thr = st.floor = st.endL = st.retL = st.retPc = st.cvl = BOT;
   st.tryDepth = st.depth = st.steps = st.memory = 0;
   st.deadline = Date.now() + limits.timeMs;
   st.limits = limits;
@@ -144,14 +152,22 @@ export function syncPc(): void {
   st.pc = st.spc.join(st.brk).join(st.ret).join(st.thr);
 }
 
-/** A value thrown by the program (or a runtime error it can catch), with its label. */
+/**
+ * A value thrown by the program (or a runtime error it can catch), with its label. `at` is what
+ * decided that it was thrown there (the pc of a throw statement, what a builtin's failure
+ * depended on): where the run ended, if nothing catches it. The value's own label is not in it.
+ */
 export class ProgramThrow {
+  readonly at: Label;
   constructor(
     readonly value: Val,
     readonly label: Label,
     readonly line?: number,
     readonly column?: number,
-  ) {}
+    at?: Label,
+  ) {
+    this.at = at ?? label;
+  }
 }
 
 /** A resource limit was hit; the run ends and the program cannot catch it. */

@@ -131,6 +131,16 @@ describe("limits and hostile programs", () => {
     expect(r.error?.message).toContain("time limit of 50 ms");
   });
 
+  it("a plan too large or nested too deeply to analyse is refused with what to write instead", async () => {
+    // The static pass visits each node once per region around it; it is bounded, so compiling
+    // (outside the run's limits) cannot take more than about a second.
+    const r = await run("let x = 1;\n" + "if (x) {".repeat(150) + "x;".repeat(20000) + "}".repeat(150));
+    expect(r.error).toMatchObject({ kind: "unsupported", line: 2 });
+    expect(r.error?.message).toContain("split it into smaller functions");
+    const ok = await run("let x = 1;\n" + "if (x) {".repeat(80) + "x;".repeat(4000) + "}".repeat(80));
+    expect(ok.status).toBe("completed");
+  });
+
   it("a catch block cannot swallow a limit", async () => {
     const r = await run("let n = 0; try { while (true) { n++; } } catch (e) { n = -1; } n", { steps: 10_000 });
     expect(r.error?.kind).toBe("limit");

@@ -127,7 +127,9 @@ export function hoist(body: acorn.Statement[] | acorn.ModuleDeclaration[], scope
       declare(scope, st.id.name, "function");
     }
   }
-  hoistVars(body as acorn.Statement[], fnScope);
+  // A function's (or the program's) own body walks every block below it once; a block's own
+  // hoist would walk its subtree again for each enclosing block.
+  if (scope === fnScope) hoistVars(body as acorn.Statement[], fnScope);
 }
 
 /** `var` declarations anywhere in the function body (not nested functions) go to the function scope. */

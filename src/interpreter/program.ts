@@ -194,7 +194,7 @@ function replayBatched<T>(evaluate: () => T): T {
 export type Execution =
   | { kind: "completed"; value: unknown; label: Label; steps: number; logs: string[] }
   | { kind: "suspended"; requests: HostRequest[]; steps: number }
-  | { kind: "threw"; message: string; label: Label; line?: number; column?: number; steps: number; logs: string[] }
+  | { kind: "threw"; message: string; label: Label; line?: number; column?: number; at: Label; steps: number; logs: string[] }
   | { kind: "limit"; message: string; steps: number; logs: string[] }
   | { kind: "blocked"; reason: string; steps: number; logs: string[] };
 
@@ -365,12 +365,16 @@ function outcomeOf(err: unknown): Execution {
   if (err instanceof Suspend) return { kind: "suspended", requests: err.requests, steps: st.steps };
   if (err instanceof ProgramThrow) {
     const message = describeThrown(err.value);
-    return { kind: "threw", message, label: join2(join2(err.label, deepLabel(err.value)), st.floor), line: err.line, column: err.column, ...base };
+    return { kind: "threw", message, label: join2(join2(err.label, deepLabel(err.value)), st.floor), line: err.line, column: err.column, at: join2(join2(err.at, st.endL), st.floor), ...base };
   }
   if (err instanceof LimitExceeded) return { kind: "limit", message: err.message, ...base };
   if (err instanceof Blocked) return { kind: "blocked", reason: err.reason, ...base };
   // A stop's message may quote what chose (a label's sources): it carries that label.
-  if (err instanceof SecurityStop) return { kind: "threw", message: err.message, label: join2(join2(err.label, st.pc), st.floor), line: st.line, column: st.column, ...base };
+  if (err instanceof SecurityStop) {
+    // The stop is decided by labels, which runs share, at this pc.
+    const label = join2(join2(err.label, st.pc), st.floor);
+    return { kind: "threw", message: err.message, label, line: st.line, column: st.column, at: join2(join2(st.pc, st.endL), st.floor), ...base };
+  }
   if (err instanceof RangeError) return { kind: "limit", message: "the program recursed too deeply for the host stack", ...base };
   throw err;
 }

@@ -27,7 +27,7 @@
 import type { Label } from "../labels/index.js";
 import { brief, enterPc, join2, leavePc, mayThrowOn, underPc, upgradeCallee, upgradeWrites, withContents } from "./rules.js";
 import { makeError } from "./errors.js";
-import { ProgramThrow, SecurityStop, limit, st } from "./state.js";
+import { ProgramThrow, SecurityStop, charge, checkString, limit, st } from "./state.js";
 import { BOT, FN, type Fn, type Val, flagsOf, isRef } from "./values.js";
 
 export type { BuiltinFlags } from "./values.js";
@@ -166,6 +166,8 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   frame = mine;
   try {
     const v = f.builtin!(args, argLs, self, selfL);
+    // Every text a builtin returns is charged and checked against the string limit.
+    if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
     const l = mine.coarse ? join2(inputsNow(), mine.answers) : st.l;
     st.l = join2(l, decided);
     return v;
@@ -173,7 +175,7 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     if (e instanceof ProgramThrow) {
       // Rule: an error a builtin throws carries its inputs (its message may quote any of them).
       const l = join2(join2(e.label, inputsNow()), st.pc);
-      throw l === e.label ? e : new ProgramThrow(e.value, l, e.line, e.column);
+      throw l === e.label ? e : new ProgramThrow(e.value, l, e.line, e.column, join2(join2(e.at, inputsNow()), st.pc));
     }
     if (hostError(e)) {
       // A text too long for the host, or any host error of a builtin that declared it does not

@@ -3,7 +3,7 @@
  * so a single mutable record serves every compiled closure without threading it through calls.
  */
 import type { Label } from "../labels/index.js";
-import { BOT, type Val, setWalkStep } from "./values.js";
+import { BOT, type Val, setTextCheck, setWalkStep } from "./values.js";
 import type { HostAnswerer, HostOutcome, Pending } from "./program.js";
 
 /** The limits an execution enforces, all required. */
@@ -47,6 +47,13 @@ export interface ExecState {
   thr: Label;
   /** Raised when a branch not taken had effects that cannot be enumerated; joins every sink. */
   floor: Label;
+  /**
+   * What decided that the run did not end at an earlier exit: every region (branch, loop,
+   * callback) that could have thrown, whatever the try depth. Where an uncaught throw ends the
+   * run carries it. (An operation that throws on its operands, outside a try, is not counted:
+   * that it did not end the run is the termination channel, docs/security-model.md.)
+   */
+  endL: Label;
   tryDepth: number;
   depth: number;
   steps: number;
@@ -97,6 +104,7 @@ export const st: ExecState = {
   ret: BOT,
   thr: BOT,
   floor: BOT,
+  endL: BOT,
   tryDepth: 0,
   depth: 0,
   steps: 0,
@@ -134,7 +142,7 @@ export function resetState(limits: ResolvedLimits, mutants: Mutants, record: Hos
   st.defer = false;
   st.deferDepth = -1;
   st.chainL = BOT;
-  st.l = st.pc = st.spc = st.brk = st.ret = st.thr = st.floor = st.retL = st.retPc = st.cvl = BOT;
+  st.l = st.pc = st.spc = st.brk = st.ret = st.thr = st.floor = st.endL = st.retL = st.retPc = st.cvl = BOT;
   st.tryDepth = st.depth = st.steps = st.memory = 0;
   st.deadline = Date.now() + limits.timeMs;
   st.limits = limits;
@@ -152,14 +160,22 @@ export function syncPc(): void {
   st.pc = st.spc.join(st.brk).join(st.ret).join(st.thr);
 }
 
-/** A value thrown by the program (or a runtime error it can catch), with its label. */
+/**
+ * A value thrown by the program (or a runtime error it can catch), with its label. `at` is what
+ * decided that it was thrown there (the pc of a throw statement, what a builtin's failure
+ * depended on): where the run ended, if nothing catches it. The value's own label is not in it.
+ */
 export class ProgramThrow {
+  readonly at: Label;
   constructor(
     readonly value: Val,
     readonly label: Label,
     readonly line?: number,
     readonly column?: number,
-  ) {}
+    at?: Label,
+  ) {
+    this.at = at ?? label;
+  }
 }
 
 /** A resource limit was hit; the run ends and the program cannot catch it. */
@@ -211,6 +227,16 @@ export function work(n: number): void {
   if (Date.now() > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
 }
 
+/**
+ * Work a builtin is about to do at once, in one host call it cannot interrupt (a regular
+ * expression over a long text): `n` steps, and `ms` of expected time that must fit before the
+ * deadline, so the run ends at its limit before the call rather than long after it.
+ */
+export function expectWork(n: number, ms: number): void {
+  work(n);
+  if (Date.now() + ms > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
+}
+
 export function checkString(s: string): string {
   if (s.length > st.limits.stringLength) limit(`a string grew past ${st.limits.stringLength} characters`);
   return s;
@@ -219,7 +245,23 @@ export function checkString(s: string): string {
 // Conversions of nested values (values.ts) step once per element they visit: a value that
 // shares parts (`a = [a, a]`) is small to build and exponential to walk.
 setWalkStep(step);
+// A text conversion builds its result at once: its length is checked, and it is charged, first.
+setTextCheck((n) => {
+  if (n > st.limits.stringLength) limit(`a string grew past ${st.limits.stringLength} characters`);
+  if (n > 1024) charge(2 * n);
+});
 
 export function checkArrayLength(n: number): void {
   if (n > st.limits.arrayLength) limit(`an array grew past ${st.limits.arrayLength} elements`);
+}
+
+/**
+ * The characters of `s` as the host's array, for a builtin that makes one part of something per
+ * character (`Array.from(s)`, `{...s}`, `for…in` over a string): checked against the array limit
+ * and charged `bytesEach` per character before the array is built.
+ */
+export function charsOf(s: string, bytesEach: number): string[] {
+  checkArrayLength(s.length);
+  charge(bytesEach * s.length);
+  return [...s];
 }

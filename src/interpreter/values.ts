@@ -147,13 +147,30 @@ export function setWalkStep(f: () => void): void {
   walkStep = f;
 }
 
+/** Called with the length of a text about to be joined (it ends the run when that is too long). */
+let textCheck: (length: number) => void = () => {};
+export function setTextCheck(f: (length: number) => void): void {
+  textCheck = f;
+}
+
+/**
+ * Joins converted parts with `sep`, after checking the length the text will have: the host
+ * builds it at once, so a text past the limit must end the run before it exists.
+ */
+export function joinChecked(parts: string[], sep: string): string {
+  let n = parts.length === 0 ? 0 : sep.length * (parts.length - 1);
+  for (const p of parts) n += p.length;
+  textCheck(n);
+  return parts.join(sep);
+}
+
 /** ToString for primitives and our objects (labels are the caller's concern). */
 export function toStr(v: Val): string {
   if (typeof v === "string") return v;
   if (typeof v !== "object" || v === null) return String(v);
   switch (v.k) {
     case ARR:
-      return v.items.map((x) => (walkStep(), x === null || x === undefined ? "" : toStr(x))).join(",");
+      return joinChecked(v.items.map((x) => (walkStep(), x === null || x === undefined ? "" : toStr(x))), ",");
     case OBJ:
       if (v.cls !== undefined) {
         const name = toStr(v.props.get("name")?.v ?? v.cls);

@@ -146,10 +146,22 @@ function position(n: unknown): number | undefined {
   return typeof n === "number" && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
+/**
+ * Whether the planner may see where a run failed. Which throw ends a run can be decided by data
+ * (`if (u.a === 0) throw …`): a runtime error's place is shown only when what decided it
+ * (its placeLabel, else its label) is trusted and public. A compile error's place is the
+ * program's alone.
+ */
+export function placeIsTrusted(error: RunError | undefined): boolean {
+  if (error === undefined || error.kind !== "runtime") return true;
+  const label = error.placeLabel ?? error.label;
+  return label !== undefined && label.trusted === true && label.readers === "public";
+}
+
 /** The kind, line and column of an error, as fixed strings and numbers only. */
 export function errorPlace(error: RunError | undefined): { kind: string; line?: number; column?: number } {
   const kind = error !== undefined && KINDS.has(error.kind) ? error.kind : "runtime";
-  const line = position(error?.line);
+  const line = placeIsTrusted(error) ? position(error?.line) : undefined;
   return { kind, line, column: line === undefined ? undefined : position(error?.column) };
 }
 

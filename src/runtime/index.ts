@@ -177,7 +177,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       case "completed":
         return { status: "completed", value: ex.value, label: ex.label, logs: ex.logs, steps: ex.steps, ...base };
       case "threw":
-        return { status: "failed", error: { kind: "runtime", message: ex.message, line: ex.line, column: ex.column, label: ex.label }, logs: ex.logs, steps: ex.steps, ...base };
+        return { status: "failed", error: { kind: "runtime", message: ex.message, line: ex.line, column: ex.column, label: ex.label, placeLabel: ex.at }, logs: ex.logs, steps: ex.steps, ...base };
       case "limit":
         return { status: "failed", error: { kind: "limit", message: ex.message }, logs: ex.logs, steps: ex.steps, ...base };
       case "blocked":

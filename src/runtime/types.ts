@@ -101,6 +101,12 @@ export interface RunError {
   column?: number;
   /** Label of the error message; planners only show trusted messages to the privileged model. */
   label?: Label;
+  /**
+   * What decided that the run ended at `line`/`column` (the pc of the throw, what a failing
+   * builtin depended on; not the message's contents): the planner is shown the place only when
+   * it is trusted and public.
+   */
+  placeLabel?: Label;
 }
 
 /** The result of {@link Runtime.run}. */

@@ -181,7 +181,7 @@ function wrapAt(root: unknown, part: LabelledAt, rd: LabelReader): unknown {
 /** A run's end as it crosses from the worker. */
 export type WireExecution =
   | { kind: "completed"; value: unknown; label: number; steps: number; logs: string[] }
-  | { kind: "threw"; message: string; label: number; line?: number; column?: number; steps: number; logs: string[] }
+  | { kind: "threw"; message: string; label: number; line?: number; column?: number; at: number; steps: number; logs: string[] }
   | { kind: "limit"; message: string; steps: number; logs: string[] }
   | { kind: "blocked"; reason: string; steps: number; logs: string[] }
   | { kind: "suspended"; steps: number };
@@ -189,8 +189,9 @@ export type WireExecution =
 export function writeExecution(ex: Execution, w: LabelWriter): WireExecution {
   switch (ex.kind) {
     case "completed":
-    case "threw":
       return { ...ex, label: w.id(ex.label) };
+    case "threw":
+      return { ...ex, label: w.id(ex.label), at: w.id(ex.at) };
     case "suspended":
       return { kind: "suspended", steps: ex.steps };
     default:
@@ -202,8 +203,9 @@ export function writeExecution(ex: Execution, w: LabelWriter): WireExecution {
 export function readExecution(ex: WireExecution, rd: LabelReader): Execution {
   switch (ex.kind) {
     case "completed":
-    case "threw":
       return { ...ex, label: rd.get(ex.label) };
+    case "threw":
+      return { ...ex, label: rd.get(ex.label), at: rd.get(ex.at) };
     case "suspended":
       return { kind: "suspended", requests: [], steps: ex.steps };
     default:

@@ -28,6 +28,8 @@ describe("Object", () => {
 
 describe("JSON", () => {
   sameAsV8([
+    // Only a number or a string indents: an object given as space is ignored.
+    "[JSON.stringify({ a: 1 }, null, ['--']), JSON.stringify([1], null, new Error('++')), JSON.stringify([1], null, new Date(0)), JSON.stringify([1], null, '  '), JSON.stringify([1], null, 12)]",
     "JSON.stringify({ a: 1, b: [1, 'two', null, true], c: { d: {} } })",
     "JSON.stringify({ a: [1, { b: 2 }] }, null, 2)",
     "JSON.stringify([1, [2]], null, '--')",

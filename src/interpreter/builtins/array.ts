@@ -7,8 +7,8 @@ import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
 import { enterPc, join2, leavePc, mayThrowOn, reshape, stored, underPc, withContents, writeThrough } from "../rules.js";
 import { callBack, upgradeCallback } from "../rules-calls.js";
-import { charge, checkArrayLength, checkString, st, step } from "../state.js";
-import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Val, elemLabel, isRef, newArr, toStr, truthy, toNum, toKey } from "../values.js";
+import { charge, charsOf, checkArrayLength, checkString, st, step } from "../state.js";
+import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Val, elemLabel, isRef, joinChecked, newArr, toStr, truthy, toNum, toKey } from "../values.js";
 import { type Builtin, argsLabel, asArray, builtin, relIndex, ret, toInt } from "./util.js";
 
 /** Flags of the methods that change the array (refinement `mutation`). */
@@ -212,9 +212,8 @@ const methods: Record<string, Builtin> = {
   join: builtin((args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "join");
     const sep = args[0] === undefined ? "," : toStr(args[0]);
-    const s = a.items.map((x) => (x === null || x === undefined ? "" : toStr(x))).join(sep);
-    charge(2 * s.length);
-    return checkString(s);
+    // Checked and charged (joinChecked) before the host builds the text.
+    return joinChecked(a.items.map((x) => (x === null || x === undefined ? "" : toStr(x))), sep);
   }, READ(undefined)),
   at: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "at");
@@ -433,7 +432,10 @@ export const arrayStatics: Record<string, Builtin> = {
     const src = args[0];
     const srcL = argLs[0] ?? BOT;
     let arr: Arr;
-    if (typeof src === "string") arr = fresh([...src], [...src].map(() => srcL), srcL);
+    if (typeof src === "string") {
+      const chars = charsOf(src, 16);
+      arr = fresh(chars, chars.map(() => srcL), srcL);
+    }
     else if (isRef(src) && src.k === ARR) arr = fresh(src.items.slice(), src.items.map((_, i) => lbl(src, i)), join2(srcL, src.label));
     else if (isRef(src) && src.k === OBJ) {
       // An array-like: whether it has a length, and which indices it has, are its shape.

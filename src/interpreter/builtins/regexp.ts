@@ -7,7 +7,7 @@ import { RE2JS } from "re2js";
 import { callBack, inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
 import { enterPc, join2, leavePc, underPc, writeThrough } from "../rules.js";
-import { charge, checkArrayLength, checkString, st, step, work } from "../state.js";
+import { charge, checkArrayLength, checkString, expectWork, st, step, work } from "../state.js";
 import { BOT, RE, type Arr, type BuiltinFlags, type ReV, type Val, newArr, newObj, toStr } from "../values.js";
 import { type Builtin, TOTAL, builtin, ret } from "./util.js";
 
@@ -44,6 +44,7 @@ export function matchResult(m: ReturnType<RE2JS["matcher"]>, re: ReV, s: string,
 
 /** `s.match(re)` without the g flag, and `re.exec(s)`: the first match and its groups, or null. */
 export function matchOnce(s: string, re: ReV, l: Label, from = 0): Val {
+  scanning(s);
   const m = re.re.matcher(s);
   if (!m.find(from)) return null;
   return matchResult(m, re, s, l);
@@ -63,6 +64,7 @@ export function matchEvery(s: string, re: ReV, l: Label): Val {
 
 /** `s.match(re)` with the g flag: every match, or null. */
 export function matchAll(s: string, re: ReV, l: Label): Val {
+  scanning(s);
   const m = re.re.matcher(s);
   const out: string[] = [];
   while (m.find()) {
@@ -135,6 +137,7 @@ export function callReplacer(fn: Val, fnL: Label, l: Label, args: Val[]): Val {
 
 /** `s.replace(re, rep)`: a string replacement or a function called per match (a callback). */
 export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean, repL: Label): string {
+  scanning(s);
   const m = re.re.matcher(s);
   const named = re.re.namedGroups();
   let out = "";
@@ -162,6 +165,7 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean, 
  */
 export function splitRe(s: string, re: ReV, limit = 2 ** 32 - 1): Val[] {
   if (limit === 0) return [];
+  scanning(s);
   const m = re.re.matcher(s);
   if (s.length === 0) return m.find() ? [] : [s];
   const out: Val[] = [];
@@ -216,10 +220,18 @@ function start(re: ReV, args: Val[], argLs: Label[], selfL: Label): Label {
   return join2(join2(selfL, re.label), inputsLabel(args.slice(0, 1), argLs.slice(0, 1), undefined, BOT));
 }
 
-/** A match scanned `s` in one step: long texts count steps in proportion, and read the clock. */
-function scanned(s: string): void {
-  if (s.length >= 4096) work(s.length >> 4);
+/** Nanoseconds per character of text a scan is expected to take (measured on re2js). */
+const NS_PER_CHAR = 500;
+
+/**
+ * About to scan `s` in one host call: a long text counts steps in proportion and must leave time
+ * for the scan before the deadline (RE2 in JavaScript takes up to about half a microsecond per
+ * character), so a scan too long for the time left ends the run first.
+ */
+function scanning(s: string): void {
+  if (s.length >= 4096) expectWork(s.length >> 4, s.length * NS_PER_CHAR * 1e-6);
 }
+
 
 /** JavaScript's ToLength: where a match starts, whatever number a program put in lastIndex. */
 function toLength(n: number): number {
@@ -232,14 +244,14 @@ const methods: Record<string, Builtin> = {
     const s = toStr(args[0]);
     const l = start(re, args, argLs, selfL);
     if (!re.flags.includes("g")) {
+      scanning(s);
       const hit = re.re.matcher(s).find();
-      scanned(s);
       return ret(hit, l);
     }
     const m = re.re.matcher(s);
     const from = toLength(re.lastIndex);
+    scanning(s);
     const found = from <= s.length && m.find(from);
-    scanned(s);
     re.lastIndex = found ? m.end() : 0;
     advanced(re, l);
     return ret(found, l);
@@ -253,8 +265,8 @@ const methods: Record<string, Builtin> = {
     const from = global ? toLength(re.lastIndex) : 0;
     if (from > s.length) return (re.lastIndex = 0), ret(null, l);
     const m = re.re.matcher(s);
+    scanning(s);
     const hit = m.find(from);
-    scanned(s);
     if (!hit) {
       if (global) re.lastIndex = 0;
       return ret(null, l);
@@ -272,6 +284,7 @@ export const regexpMethods = new Map<string, Builtin>(Object.entries(methods));
 
 /** Used by `String.prototype.search`. */
 export function searchIndex(s: string, re: ReV): number {
+  scanning(s);
   const m = re.re.matcher(s);
   return m.find() ? m.start() : -1;
 }

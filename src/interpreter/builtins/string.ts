@@ -29,7 +29,6 @@ function m(impl: Impl, flags: { calls?: boolean; throws?: boolean; refine?: "fre
       // A replacement function's calls were decided by the text and the pattern.
       if (flags.calls) upgradeCallback(args[1], argLs[1] ?? BOT, l);
     }
-    if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
     return ret(v, l);
   }, { writes: "none", calls: flags.calls ?? false, throws: flags.throws ?? false, refine: flags.refine });
 }

@@ -8,7 +8,7 @@ import type { Label } from "../../labels/index.js";
 import { deleteMember, getMember, hasMember } from "../members.js";
 import { binary, instanceOf, unary } from "../operators.js";
 import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, underPc, withContents } from "../rules.js";
-import { charge, checkArrayLength, checkString, st } from "../state.js";
+import { charge, charsOf, checkArrayLength, checkString, st } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Obj, type Val, enumerableKeys, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
 import { compileFunction } from "./functions.js";
@@ -218,7 +218,7 @@ function copyInto(o: Obj, v: Val, vl: Label): void {
   const keysL = !isRef(v) ? vl : v.k === OBJ ? join2(join2(vl, v.label), keysLabel(v)) : join2(vl, v.label);
   if (keysL !== BOT) for (const slot of o.props.values()) slot.l = join2(slot.l, keysL);
   if (!isRef(v)) {
-    if (typeof v === "string") [...v].forEach((ch, i) => initSlot(o, String(i), ch, vl, BOT));
+    if (typeof v === "string") charsOf(v, 64).forEach((ch, i) => initSlot(o, String(i), ch, vl, BOT));
   } else if (v.k === OBJ) {
     const base = join2(vl, v.label);
     for (const k of enumerableKeys(v)) {

@@ -15,7 +15,7 @@ import { SecurityStop, charge, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe, isRef } from "../values.js";
 import { type Cx, type Expr, RETURN, type Stmt, compileExpr, siteEffects } from "./context.js";
 import { type Binder, compileTarget } from "./patterns.js";
-import { type Env, type Scope, declare, hoist, newEnv, newScope } from "./scope.js";
+import { type Env, type Scope, declare, hoist, keepEnv, newEnv, newScope } from "./scope.js";
 import { compileBody } from "./statements.js";
 
 /** What a closure needs to run, shared by every closure made from one function literal. */
@@ -68,8 +68,9 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
     selfIndex,
   };
   return (env: Env): Fn => {
-    // A function value and its closure record (the environment it keeps is charged where made).
+    // A function value and its closure record, and the environments it keeps alive.
     charge(96);
+    keepEnv(env, charge);
     const f: Fn = { k: FN, name, label: BOT, closure: { code, env } satisfies Closure };
     return f;
   };

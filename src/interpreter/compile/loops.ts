@@ -7,7 +7,7 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
 import { exitRegion, join2, keysLabel, mayThrowOn, readElem } from "../rules.js";
-import { charge, st, step, syncPc } from "../state.js";
+import { charge, charsOf, st, step, syncPc } from "../state.js";
 import { ARR, BOT, OBJ, type Val, enumerableKeys, truthy } from "../values.js";
 import { type Cx, type Expr, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, stmtHandlers } from "./context.js";
 import { TDZ, type Binder, compileTarget } from "./patterns.js";
@@ -145,8 +145,7 @@ stmtHandlers.ForStatement = (node: acorn.ForStatement, cx) => {
         const out = afterBody(body(env), labels, f);
         if (out !== undefined) return out;
         if (copyPerIteration) {
-          // Each iteration's bindings are kept by the closures made in it.
-          charge(16 * env.v.length + 32);
+          // Each iteration's bindings are kept by the closures made in it (charged when one is: keepEnv).
           env = { v: env.v.slice(), l: env.l.slice(), p: env.p };
         }
         if (update !== null) update(env);
@@ -223,7 +222,7 @@ function iterateKeys(v: Val, vl: Label, f: LoopFrame, each: (k: Val, kl: Label) 
   if (typeof v === "object" && v !== null) {
     if (v.k === OBJ) keys = enumerableKeys(v);
     else if (v.k === ARR) keys = v.items.map((_, i) => String(i));
-  } else if (typeof v === "string") keys = [...v].map((_, i) => String(i));
+  } else if (typeof v === "string") keys = charsOf(v, 32).map((_, i) => String(i));
   decide(f, live());
   for (let i = 0; i < keys.length; i++) {
     step();

@@ -149,7 +149,7 @@ stmtHandlers.ThrowStatement = (node: acorn.ThrowStatement, cx) => {
     st.column = column;
     step();
     const v = arg(env);
-    throw new ProgramThrow(v, join2(st.l, st.pc), line, column);
+    throw new ProgramThrow(v, join2(st.l, st.pc), line, column, st.pc);
   };
 };
 
@@ -270,7 +270,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       st.retL = join2(retL, kept);
       st.retPc = join2(retPc, kept);
       st.jump = jump;
-      if (pending !== null && !kept.flowsTo(pending.label)) pending = new ProgramThrow(pending.value, join2(pending.label, kept), pending.line, pending.column);
+      if (pending !== null && !kept.flowsTo(pending.label)) pending = new ProgramThrow(pending.value, join2(pending.label, kept), pending.line, pending.column, join2(pending.at, kept));
     }
     if (pending !== null) throw pending;
     return completion;

@@ -191,12 +191,13 @@ export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): bool
   if (typeof obj !== "object" || obj === null) return typeError(`Cannot delete properties of ${describe(obj)}`, join2(objL, keyL));
   writeThrough(objL, obj);
   if (obj.k === OBJ) {
-    const had = obj.props.delete(toKey(key));
+    obj.props.delete(toKey(key));
     // Which keys exist changed (the shape), as the upgrade of the branch not taken assumes;
     // the values of the other keys did not, unless the key itself was chosen by data.
     obj.shape = join2(obj.shape, join2(st.pc, keyL));
     if (keyL !== BOT) obj.label = join2(obj.label, keyL);
-    return had;
+    // As in JavaScript, true whether or not the key was there: the answer says nothing of the shape.
+    return true;
   }
   if (obj.k === ARR) {
     const k = toKey(key);

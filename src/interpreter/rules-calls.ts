@@ -114,6 +114,19 @@ export function callBack(cb: Val, cbL: Label, args: Val[], argLs: Label[]): Val 
   return r;
 }
 
+/**
+ * After a builtin called (or could have called) callback `cb` reached through a reference
+ * labelled `cbL`, as many times as `l` decided: what it may write carries `l`. A callback data
+ * chose (its label beyond the pc the builtin was called at) is left alone: where it ran, it ran
+ * under that label and one that changes state stopped the run, so in every run that goes on it
+ * did nothing, and the value chosen instead in another run (a string, another function) is not
+ * upgraded there either.
+ */
+export function upgradeCallback(cb: Val, cbL: Label, l: Label, callerPc: Label = frame?.callerPc ?? st.pc): void {
+  if (cbL !== BOT && !cbL.flowsTo(callerPc) && !st.mutants.noAliasFloor) return;
+  upgradeCallee(cb, l);
+}
+
 /** The program's calling convention, installed by compile/functions.ts (which imports this file). */
 let callFunction: (f: Val, fl: Label, args: Val[], argLs: Label[], shape?: Label, choosePc?: Label) => Val = () => undefined;
 export function setCallFunction(fn: typeof callFunction): void {
@@ -179,7 +192,7 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       // changed, and the functions they would have called: any argument, whether or not this
       // builtin calls its own (`(c ? Array.from : Array.of)([1], f)`).
       upgradeWrites(f, args, decided);
-      for (const a of args) upgradeCallee(a, decided);
+      for (let i = 0; i < args.length; i++) upgradeCallback(args[i], argLs[i] ?? BOT, decided, callerPc);
       st.l = rl;
     }
   }

@@ -310,11 +310,11 @@ function mayHaveThrown(l: Label): void {
  */
 export function upgradeCallee(f: Val, l: Label): void {
   if (l === BOT || underPc(l)) return;
-  upgradeFunction(f, l, new Map());
+  upgradeFunction(f, l);
 }
 
 /** {@link upgradeCallee} whatever the pc (a region's exit runs before its pc is lowered). */
-function upgradeFunction(f: Val, l: Label, seen: Seen): void {
+function upgradeFunction(f: Val, l: Label, seen?: Seen): void {
   if (!isRef(f) || f.k !== FN) return;
   if (f.builtin !== undefined) {
     const fx = flagsOf(f);
@@ -332,14 +332,36 @@ function upgradeFunction(f: Val, l: Label, seen: Seen): void {
   if (c.summary.mayThrow) mayHaveThrown(l);
 }
 
-/** The summaries already upgraded, each with the environments it was upgraded in. */
-type Seen = Map<SiteEffects, Set<Env>>;
+/**
+ * One upgrade in progress: the summaries already upgraded, each with the environments it was
+ * upgraded in, and the paths of the functions it resolved (callees and callbacks).
+ */
+interface Seen {
+  envs: Map<SiteEffects, Set<Env>>;
+  paths: Array<{ path: SitePath; env: Env; before: Label }>;
+}
 
-/** Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run). */
-export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Seen = new Map()): void {
+/**
+ * Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run).
+ * A function is resolved by its path as it is now, but the region may have put another one
+ * there before calling it, through a write the upgrade reaches only later (a closure, a builtin
+ * such as Object.assign): once everything is upgraded, a path whose label the upgrade raised
+ * may have named another function, whose effects are unknown here.
+ */
+export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen?: Seen): void {
+  if (seen !== undefined) return upgradeWithin(fx, env, l, seen);
+  const top: Seen = { envs: new Map(), paths: [] };
+  upgradeWithin(fx, env, l, top);
+  for (const { path, env: e, before } of top.paths) {
+    evalPath(path, e);
+    if (st.l !== before && !st.l.flowsTo(before)) taintFloor(join2(l, st.l));
+  }
+}
+
+function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
   // Closures of one literal share a summary but not an environment: each pair is upgraded once.
-  let envs = seen.get(fx);
-  if (envs === undefined) seen.set(fx, (envs = new Set()));
+  let envs = seen.envs.get(fx);
+  if (envs === undefined) seen.envs.set(fx, (envs = new Set()));
   if (envs.has(env)) return;
   envs.add(env);
   if (fx.unknown && !st.mutants.unknownNoFloor) taintFloor(l);
@@ -362,6 +384,7 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Seen =
     }
     const f = evalPath(callee, env);
     const calleeL = st.l;
+    if (chosen !== false && isRef(f) && f.k === FN) seen.paths.push({ path: callee, env, before: calleeL });
     if (!isRef(f) || f.k !== FN) {
       // The path names no function now, but the region may have put one there before calling
       // it (`o.f = g; o.f()`): what that one does is unknown here.
@@ -399,6 +422,7 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
     }
     const f = evalPath(a, env);
     if (!isRef(f) || f.k !== FN) continue;
+    seen.paths.push({ path: a, env, before: st.l });
     if (f.builtin !== undefined) {
       // A builtin passed as a callback (`xs.forEach(out.push)`).
       upgradeFunction(f, l, seen);

@@ -98,8 +98,17 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, fc.tuple(d, n).map(([k, x]) => `{ const src0 = {}; if (${k}) src0.k = ${x}; v0 = { k: 1, ...src0 }.k; }`), "spread-overwrite"),
       w(1, d.map((k) => `{ const { [${k} ? "k" : "m1"]: x0, ...r0 } = { k: 1, m1: 2 }; v1 = Object.keys(r0)[0].length + (r0.k ?? 0); }`), "rest-computed"),
       w(1, d.map((k) => `{ const e0 = new Error("x"); if (${k}) e0.name = "Other"; v2 = Object.keys({ ...e0 }).length; }`), "error-name"),
+      // A comparator that reshapes the array it sorts: later calls get values of the copy.
+      w(1, fc.tuple(n, pick("xs0.shift()", "xs0.length = 0", "xs0.unshift(9)", "xs0.pop()")).map(([x, r]) => `{ const xs0 = [1, ${x}, 3]; let first0 = true; xs0.sort((p0, q0) => { if (first0) { first0 = false; ${r}; } else v1 = q0; return 0; }); }`), "sort-reshape"),
+      // JSON.stringify's space given an object made from data.
+      w(1, s.map((x) => `w = JSON.stringify({ a: 1 }, null, [${x}]).slice(0, 12);`), "stringify-space"),
+      // What delete answers about a key data decided.
+      w(1, d.map((k) => `{ const dl0 = { a: 1 }; if (${k}) dl0.b = 2; v0 = delete dl0.b ? 1 : 0; }`), "delete-result"),
       // Error options that data made an object or not.
       w(1, d.map((k) => `{ const e0 = new Error("x", ${k} ? { cause: 1 } : undefined); v0 = "cause" in e0 ? 1 : 0; }`), "error-options"),
+      // A region that calls a function through a path and later puts another one there.
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const g0 = () => { v2 = ${x}; }; const ob0 = { f: () => 0 }; if (${k}) { for (let i0 = 0; i0 < 2; i0++) { ob0.f(); Object.assign(ob0, { f: g0 }); } } }`), "upgrade-order"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const g0 = () => { v1 = ${x}; }; const fs0 = [() => 0]; const arm0 = () => { fs0[0] = g0; }; if (${k}) { for (let i0 = 0; i0 < 2; i0++) { fs0[0](); arm0(); } } }`), "upgrade-order"),
       // Closures of one factory over different environments.
       w(1, d.map((k) => `{ const mk0 = () => { let n0 = 0; return { inc: () => { n0 = n0 + 1; }, get: () => n0 }; }; const c0 = mk0(); const c1 = mk0(); if (${k}) { c0.inc(); c1.inc(); } v0 = c1.get(); }`), "factory-closures"),
       // Callbacks chosen by data, and builtins passed as callbacks.
@@ -130,5 +139,5 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
 export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
-  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options",
+  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order", "delete-result", "stringify-space",
 ] as const;

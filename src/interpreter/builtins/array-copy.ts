@@ -24,10 +24,12 @@ const copies: Record<string, Builtin> = {
   }, COPY),
   toSorted: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "toSorted");
-    const order = sortOrder(a, selfL, args[0], argLs[0] ?? BOT);
+    // The elements are taken at the start, as sort takes them (a comparator may reshape the array).
+    const items = a.items.slice();
     const lbls = labelsOf(a);
+    const order = sortOrder(a, items, lbls, selfL, args[0], argLs[0] ?? BOT);
     // Rule (order): the positions carry what every comparison saw.
-    return ret(fresh(order.idx.map((i) => a.items[i]), order.idx.map((i) => lbls[i]), join2(base(a, selfL), order.decided)), selfL);
+    return ret(fresh(order.idx.map((i) => items[i]), order.idx.map((i) => lbls[i]), join2(base(a, selfL), order.decided)), selfL);
   }, { writes: "none", throws: false, refine: "order" }),
   toSpliced: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "toSpliced");

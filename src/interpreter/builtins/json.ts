@@ -70,7 +70,9 @@ export function stringify(args: Val[], argLs: Label[]): Val {
     data = toJsonData(v, new Set(), allowList(replacer));
     l = join2(l, withContents(replacer, argLs[1] ?? BOT));
   }
-  const indent = space === undefined ? undefined : typeof space === "number" ? Math.min(10, space) : toStr(space).slice(0, 10);
+  // As in JavaScript, only a number or a string indents; any object given as space (an array,
+  // an Error, a Date) is ignored, so the indent depends on the argument itself, not its contents.
+  const indent = typeof space === "number" ? Math.min(10, space) : typeof space === "string" ? space.slice(0, 10) : undefined;
   const s = data === undefined ? undefined : JSON.stringify(data, null, indent);
   if (s !== undefined) (charge(2 * s.length), checkString(s));
   return ret(s, join2(l, argLs[2] ?? BOT));

@@ -4,8 +4,7 @@
  * Regular expressions run on RE2 through regexp.ts, in time linear in the input.
  */
 import type { Label } from "../../labels/index.js";
-import { upgradeCallee } from "../rules.js";
-import { inputsLabel } from "../rules-calls.js";
+import { inputsLabel, upgradeCallback } from "../rules-calls.js";
 import { throwError } from "../errors.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Val, isRef, newArr, toNum, toStr, type ReV } from "../values.js";
@@ -28,7 +27,7 @@ function m(impl: Impl, flags: { calls?: boolean; throws?: boolean; refine?: "fre
       v = impl(s, args, l, argLs);
     } finally {
       // A replacement function's calls were decided by the text and the pattern.
-      if (flags.calls) upgradeCallee(args[1], l);
+      if (flags.calls) upgradeCallback(args[1], argLs[1] ?? BOT, l);
     }
     if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
     return ret(v, l);

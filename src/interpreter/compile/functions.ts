@@ -9,8 +9,8 @@ import type { Label } from "../../labels/index.js";
 import { regionEffects } from "../../language/effects.js";
 import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
-import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeCallee, upgradeEffects } from "../rules.js";
-import { callBuiltin, isInertBuiltin, setCallFunction } from "../rules-calls.js";
+import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
+import { callBuiltin, isInertBuiltin, setCallFunction, upgradeCallback } from "../rules-calls.js";
 import { SecurityStop, charge, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe, isRef } from "../values.js";
 import { type Cx, type Expr, RETURN, type Stmt, compileExpr, siteEffects } from "./context.js";
@@ -173,7 +173,7 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     const chose = join2(fl, shape);
     if (chose !== BOT && !chose.flowsTo(callerPc)) {
       upgradeEffects(code.summary, c.env, chose);
-      for (const a of args) upgradeCallee(a, chose);
+      for (let i = 0; i < args.length; i++) upgradeCallback(args[i], argLs[i] ?? BOT, chose, callerPc);
     }
     st.l = rl;
   }

@@ -253,7 +253,9 @@ export function resolveScopes(program: acorn.Program, globals: ReadonlySet<strin
         walk(node.right, scope, fns);
         const s = newScope(node, scope);
         if (node.left.type === "VariableDeclaration") {
-          if (node.left.kind !== "var") for (const name of patternNames(node.left.declarations[0].id)) declare(s, name, node.left.kind as DeclKind, node.left.start);
+          // A head's bindings are initialised in pattern order each iteration: a default in the
+          // pattern may read one not yet initialised, so they count as initialised at its end.
+          if (node.left.kind !== "var") for (const name of patternNames(node.left.declarations[0].id)) declare(s, name, node.left.kind as DeclKind, node.left.end);
           binding(node.left.declarations[0].id, s, fns);
           // A `var` head is assigned by every iteration.
           if (node.left.kind === "var") for (const id of identifiersOf(node.left.declarations[0].id)) ref(id, s, true, fns);

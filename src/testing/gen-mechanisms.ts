@@ -100,6 +100,19 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, d.map((k) => `{ const e0 = new Error("x"); if (${k}) e0.name = "Other"; v2 = Object.keys({ ...e0 }).length; }`), "error-name"),
       // A comparator that reshapes the array it sorts: later calls get values of the copy.
       w(1, fc.tuple(n, pick("xs0.shift()", "xs0.length = 0", "xs0.unshift(9)", "xs0.pop()")).map(([x, r]) => `{ const xs0 = [1, ${x}, 3]; let first0 = true; xs0.sort((p0, q0) => { if (first0) { first0 = false; ${r}; } else v1 = q0; return 0; }); }`), "sort-reshape"),
+      // A logical assignment through a tool's record, or with a computed key, that does not assign.
+      w(1, fc.tuple(pick("u", "s"), pick("&&=", "||=", "??="), n).map(([r, op, x]) => `${r}.n.x ${op} ${x};`), "logical-not-set"),
+      w(1, fc.tuple(d, pick("&&=", "||=", "??=")).map(([k, op]) => `{ const lo0 = { a: ${k} ? 1 : 0, b: 2 }; const key0 = "a"; lo0[key0] ${op} 5; v2 = lo0.b; }`), "logical-not-set"),
+      // An outside object stored under a key data chose, in a region data decided.
+      w(1, fc.tuple(d, s).map(([k, x]) => `{ const it0 = { n: 1 }; const gr0 = {}; if (${k}) gr0[${x}] = it0; v1 = it0.n; }`), "chosen-key"),
+      w(1, fc.tuple(list, s).map(([l, x]) => `{ const it0 = [1]; const gr0 = {}; for (const e0 of ${l}) gr0[${x} + e0] = it0; v2 = it0[0]; }`), "chosen-key"),
+      // A region that writes through a path and later replaces the path's prefix.
+      w(1, fc.tuple(d, n).map(([k, x]) => `if (${k}) { o.n.d = ${x}; o.n = { d: 2 }; }`), "floor-order"),
+      w(1, d.map((k) => `{ const ob0 = { p: { q: 1 } }; if (${k}) { ob0.p.q = 2; Object.assign(ob0, { p: { q: 3 } }); } }`), "floor-order"),
+      // A loop head's default reading a binding of the same head before it is initialised.
+      w(1, d.map((k) => `try { for (const [a0 = ${k} ? later0 : 0, later0] of [[]]) {} v1 = 1; } catch { v2 = 1; }`), "loop-head-tdz"),
+      // A replacer whose answer closes a cycle, or not.
+      w(1, d.map((k) => `{ const cy0 = []; cy0.push(cy0); try { JSON.stringify({ a: 1 }, (key, val) => (key === "a" && ${k} ? cy0 : val)); v0 = 1; } catch { v0 = 2; } }`), "replacer-throw"),
       // JSON.stringify's space given an object made from data.
       w(1, s.map((x) => `w = JSON.stringify({ a: 1 }, null, [${x}]).slice(0, 12);`), "stringify-space"),
       // What delete answers about a key data decided.
@@ -139,5 +152,5 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
 export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
-  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order", "delete-result", "stringify-space",
+  "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order", "delete-result", "stringify-space", "loop-head-tdz", "replacer-throw", "floor-order", "logical-not-set", "chosen-key",
 ] as const;

@@ -7,7 +7,7 @@
 import type { Label } from "../../labels/index.js";
 import { callBack, upgradeCallback } from "../rules-calls.js";
 import { throwError } from "../errors.js";
-import { enterPc, join2, keysLabel, leavePc, underPc, withContents } from "../rules.js";
+import { enterPc, join2, keysLabel, leavePc, mayThrowOn, underPc, withContents } from "../rules.js";
 import { st, step } from "../state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type Fn, type Val, elemLabel, enumerableKeys, isRef, setElemLabel } from "../values.js";
 
@@ -77,6 +77,9 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
     leavePc(saved);
     upgradeCallback(cb, cbL, acc);
   }
+  // Whether the walk threw (a cycle the replacer's answers closed) was decided by every answer,
+  // also when it did not throw.
+  mayThrowOn(acc);
   return { data, l: acc };
 }
 

@@ -6,9 +6,9 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { getMember, methodTable, setMember } from "../members.js";
 import { binary } from "../operators.js";
-import { enterPc, exitRegion, join2, leavePc, mayThrowOn, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, leavePc, mayThrowOn, mayWriteThrough, reshape, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
 import { st } from "../state.js";
-import { BOT, FN, type Fn, type Val, isRef, toKey, toNum, truthy } from "../values.js";
+import { ARR, BOT, FN, OBJ, type Fn, type Val, isRef, toKey, toNum, truthy } from "../values.js";
 import { arrayMethods } from "../builtins/array.js";
 
 const MAP = arrayMethods.get("map");
@@ -285,12 +285,17 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
         return {
           get: () => getMember(o, ol, k, kl),
           set: (v, l) => setMember(o, ol, k, kl, v, l, dynamicKey),
-          // The write not made, decided by `l`: the part (or, missing, which keys exist) carries
-          // it, as for a branch not taken; through a labelled reference, every later sink does.
+          // The write not made, decided by `l`, under the same rule as the write made
+          // (setMember): the part (or, missing, which keys exist) carries it; a labelled key
+          // labels the object, a computed one reshapes it; a reference the object's own label
+          // does not cover (where the write would stop) raises every later sink.
           notSet: (l) => {
             const keyL = isRef(k) ? withContents(k, kl) : kl;
-            if (join2(ol, keyL) !== BOT) taintFloor(join2(l, join2(ol, keyL)));
-            upgradeObject(o, keyL === BOT ? toKey(k) : null, join2(l, st.pc));
+            const decided = join2(l, st.pc);
+            if (!isRef(o)) return;
+            if (!mayWriteThrough(ol, o)) taintFloor(join2(decided, ol));
+            if ((dynamicKey || keyL !== BOT) && (o.k === OBJ || o.k === ARR)) reshape(o, join2(decided, keyL));
+            upgradeObject(o, keyL === BOT ? toKey(k) : null, decided);
           },
         };
       },

@@ -20,10 +20,10 @@ const FORBIDDEN_NAMES = new Map<string, string>(Object.entries({
 }));
 
 /** Constructors that `new` may call: names, and `Namespace.Name` for the Intl formatters. */
-export const NEWABLE = new Set(["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "Date", "Array", "Intl.NumberFormat", "Intl.DateTimeFormat"]);
+export const NEWABLE = new Set(["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "Date", "Array", "Map", "Set", "Intl.NumberFormat", "Intl.DateTimeFormat"]);
 
 /** What `new` may construct, in words, for error messages. */
-export const NEWABLE_TEXT = "Error types, Date, Array and the Intl formatters";
+export const NEWABLE_TEXT = "Error types, Date, Array, Map, Set and the Intl formatters";
 
 /** The constructor a `new` names (`Date`, `Intl.NumberFormat`), or undefined for any other form. */
 export function newCallee(node: acorn.NewExpression): string | undefined {

@@ -1,7 +1,7 @@
 /**
  * Statements over the builtins of issue 15 phase 2 (what models reach for): Array(n), the copying
  * array methods, Object.groupBy, structuredClone, String.raw, named groups and matchAll, Intl and
- * the locale methods, the clock. Each reads untrusted, secret or trusted data through one of
+ * the locale methods, the clock, Map and Set. Each reads untrusted, secret or trusted data through one of
  * them, often under a decision on such data or inside a try (where whether it throws decides
  * what runs), and writes the program's state, which the plan's sends then observe.
  */
@@ -43,6 +43,18 @@ export function libraryStatementArb(sc: StmtScope): fc.Arbitrary<string> {
     fc.tuple(n, pick("en-US", "de-DE", "fr-FR", "en-GB")).map(([a, l]) => `w = new Date(Date.UTC(2025, 0, 1 + Math.abs(${a} % 28))).toLocaleDateString("${l}", { timeZone: "UTC" });`),
     fc.tuple(v, n).map(([x, a]) => `${x} = (new Date().getTime() > ${a} ? 1 : 0) + Date.now() % 3;`),
   );
+  // Map and Set: entries set, deleted or cleared under decisions, keys and sizes read after.
+  const coll = fc.oneof(
+    fc.tuple(v, n, n, d, n).map(([x, a, b, k, c]) => `{ const c0 = new Map([["a", ${a}], ["b", ${b}]]); if (${k}) c0.set("a", ${c}); ${x} = c0.get("a") + c0.size; }`),
+    fc.tuple(v, n, n, d).map(([x, a, b, k]) => `{ const c0 = new Set([${a}, ${b}]); if (${k}) c0.delete(${a}); ${x} = c0.size + (c0.has(${b}) ? 1 : 0); }`),
+    fc.tuple(v, s).map(([x, b]) => `{ const c0 = new Map(); c0.set(${b}, 1); ${x} = c0.has("yes") ? 1 : c0.size; }`),
+    fc.tuple(v, list).map(([x, l]) => `{ const c0 = new Set(${l}); ${x} = [...c0][0] ?? -1; }`),
+    fc.tuple(v, n, d).map(([x, a, k]) => `{ const c0 = new Map([[1, ${a}]]); if (${k}) c0.clear(); for (const [, c1] of c0) ${x} = c1; }`),
+    fc.tuple(v, list).map(([x, l]) => `{ const c0 = new Map(); for (const x1 of ${l}) c0.set(x1 % 2, (c0.get(x1 % 2) ?? 0) + 1); ${x} = c0.get(1) ?? 0; }`),
+    fc.tuple(v, n, d).map(([x, a, k]) => `{ const c0 = new Set([${a}, 2]); c0.forEach((p0) => { if (${k}) ${x} = p0; }); }`),
+    fc.tuple(d, n, s).map(([k, a, b]) => `{ const c0 = new Map([["k", ${a}]]); if (${k}) c0.set(${b}, 2); w = Object.keys(Object.fromEntries(c0)).join("").slice(0, 16); }`),
+    fc.tuple(v, d, n).map(([x, k, a]) => `{ const c0 = new Set(); if (${k}) c0.add(${a}); c0.add(1); ${x} = Array.from(c0)[0]; }`),
+  );
   // Whether it throws is decided by the data (a bad length, an index out of range, a function).
   const throwing = fc.oneof(
     fc.tuple(n, v).map(([a, x]) => `try { ${x} = Array(${a}).length; } catch { ${x} = -1; }`),
@@ -53,6 +65,7 @@ export function libraryStatementArb(sc: StmtScope): fc.Arbitrary<string> {
   const a = choose(
     [
       w(4, read),
+      w(4, coll, "collections"),
       w(3, fc.tuple(d, read).map(([k, r]) => `if (${k}) { ${r} }`)),
       w(2, throwing, "throw"),
       w(1, fc.tuple(d, read, read).map(([k, r, q]) => `if (${k}) { ${r} } else { ${q} }`)),

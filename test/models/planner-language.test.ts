@@ -36,9 +36,6 @@ const EXTENDED_ONLY = [
   'new Intl.NumberFormat("en-US").format(1234.5)',
 ];
 
-/** What of EXTENDED_ONLY the interpreter already has (issue 15 phase 2 lands in steps); emptied at the switch. */
-const LANDED = new Set<string>(EXTENDED_ONLY.filter((s) => !/new (Map|Set)/.test(s)));
-
 describe("the planner's language section", () => {
   test("the system prompt is byte-identical for the same tools, in either version", () => {
     for (const language of ["current", "extended"] as const) {
@@ -61,7 +58,6 @@ describe("the planner's language section", () => {
   });
 
   test("the version in use matches the interpreter: what only the extended version promises runs exactly when it is switched on", async () => {
-    // While the extended language lands piece by piece, the pieces already in (LANDED) run either way.
-    for (const source of EXTENDED_ONLY) expect(await runs(source), source).toBe(EXTENDED_LANGUAGE || LANDED.has(source));
+    for (const source of EXTENDED_ONLY) expect(await runs(source), source).toBe(EXTENDED_LANGUAGE);
   });
 });

@@ -17,6 +17,7 @@ import { arrayConstructor } from "./array-new.js";
 import { structuredCloneOf } from "./clone.js";
 import { groupBy } from "./group.js";
 import { intlStatics } from "./intl.js";
+import { collectionGlobals } from "./collections.js";
 // Registers the copying array methods (toSorted, toReversed, toSpliced, with) in the method table.
 import "./array-copy.js";
 import type { BuiltinFlags } from "../values.js";
@@ -120,6 +121,8 @@ export function builtinGlobals(): Map<string, Val> {
   const intl = namespace("Intl", intlStatics);
   intl.namespaceOnly = true;
   g.set("Intl", intl);
+  g.set("Map", collectionGlobals.Map);
+  g.set("Set", collectionGlobals.Set);
   g.set("Number", convert("Number", (v) => toNum(v), {
     ...numberStatics,
     MAX_SAFE_INTEGER: Number.MAX_SAFE_INTEGER, MIN_SAFE_INTEGER: Number.MIN_SAFE_INTEGER, EPSILON: Number.EPSILON,

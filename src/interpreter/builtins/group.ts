@@ -11,9 +11,11 @@ import { charge, st } from "../state.js";
 import { ARR, BOT, type Arr, type Val, elemLabel, isRef, newObj, toKey } from "../values.js";
 import { arrayMethods, fresh } from "./array.js";
 import { argsLabel, ret } from "./util.js";
+import { iterableOf } from "./collections.js";
 
 /** The items of what groupBy is given, as a new array the callback cannot reach. */
-function itemsOf(src: Val, srcL: Label, name: string): Arr {
+function itemsOf(value: Val, srcL: Label, name: string): Arr {
+  const src = iterableOf(value, srcL);
   if (typeof src === "string") return fresh([...src], null, srcL);
   if (isRef(src) && src.k === ARR) return fresh(src.items.slice(), src.items.map((_, i) => elemLabel(src, i)), join2(srcL, src.label));
   return typeError(`${name} needs an array and a function, e.g. ${name}(items, (x) => x.kind)`, srcL);

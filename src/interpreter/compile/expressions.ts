@@ -15,6 +15,7 @@ import { compileFunction } from "./functions.js";
 import { TDZ, throwReference } from "./patterns.js";
 import { hop, resolve } from "./scope.js";
 import { throwError } from "../errors.js";
+import { iterableOf } from "../builtins/collections.js";
 
 const constant = (v: Val): Expr => () => ((st.l = BOT), v);
 
@@ -141,6 +142,7 @@ exprHandlers.ArrayExpression = (node: acorn.ArrayExpression, cx) => {
 export function spreadInto(v: Val, vl: Label, items: Val[], lbls: Label[]): Label {
   // Whether the value can be spread (and so whether this throws) is decided by its label.
   mayThrowOn(vl);
+  v = iterableOf(v, vl);
   if (typeof v === "string") {
     // Checked and charged before the elements are made.
     checkArrayLength(items.length + v.length);

@@ -35,7 +35,8 @@ export interface Session {
   readonly serverInfo?: { name: string; version: string };
   /** Why the connection ended, when it did; calls fail with this. */
   readonly closedBecause?: string;
-  call(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult>;
+  /** Calls a tool; `meta` goes as the request's `_meta` (trace context, idempotency key). */
+  call(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal, meta?: Record<string, string>): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -158,11 +159,11 @@ export async function openSession(server: ResolvedServer, options: SessionOption
     get closedBecause() {
       return closedBecause;
     },
-    async call(name, args, timeoutMs, signal) {
+    async call(name, args, timeoutMs, signal, meta) {
       if (closedBecause !== undefined) throw new Error(closedBecause);
       const listed = tools.find((t) => t.name === name);
       return (await client.callTool(
-        { name, arguments: args },
+        { name, arguments: args, ...(meta === undefined || Object.keys(meta).length === 0 ? {} : { _meta: meta }) },
         { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal === undefined ? {} : { signal }), ...(listed === undefined ? {} : { toolDefinition: listed }) },
       )) as CallToolResult;
     },

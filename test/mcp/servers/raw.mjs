@@ -21,7 +21,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     case "initialize":
       return ok({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "0" } });
     case "tools/list":
-      return ok({ tools: [tool("garbage"), tool("noisy"), tool("wrong_shape")] });
+      return ok({ tools: [tool("garbage"), tool("noisy"), tool("wrong_shape"), tool("meta")] });
     case "tools/call":
       switch (msg.params?.name) {
         case "garbage":
@@ -31,6 +31,9 @@ createInterface({ input: process.stdin }).on("line", (line) => {
           return ok({ content: [{ type: "text", text: "fine" }] });
         case "wrong_shape":
           return ok({ content: "not a list of blocks" });
+        case "meta":
+          // What the host sent as the request's _meta, for the tests to read.
+          return ok({ content: [{ type: "text", text: JSON.stringify(msg.params._meta ?? null) }] });
       }
       return write({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "unknown tool" } });
     default:

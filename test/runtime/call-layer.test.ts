@@ -133,3 +133,41 @@ describe("what a program sees of a failure", () => {
     expect(r.label?.readers).toEqual(["me"]);
   });
 });
+
+describe("a retried payment never pays twice", () => {
+  /** A bank that executes every payment it receives once per key, and loses the replies it is told to. */
+  function bank(lostReplies: number) {
+    const paid = new Map<string, number>();
+    let lose = lostReplies;
+    let received = 0;
+    const tool = scriptedTool([{}], {
+      name: "pay",
+      run: (args: { amount: number }, ctx: { idempotencyKey: string }) => {
+        received += 1;
+        if (!paid.has(ctx.idempotencyKey)) paid.set(ctx.idempotencyKey, args.amount);
+        if (lose-- > 0) throw socketError("ECONNRESET");
+        return { ok: true };
+      },
+    }).tool;
+    return { tool, paid, received: () => received };
+  }
+
+  it("within a run: the reply of the first attempt is lost, the retry carries the same key, the money moves once", async () => {
+    const b = bank(1);
+    const r = await createRuntime({ tools: [b.tool], retry: FAST }).run(`pay({ amount: 100 })`);
+    expect(r.status).toBe("completed");
+    expect(b.received()).toBe(2);
+    expect([...b.paid.values()]).toEqual([100]);
+  });
+
+  it("across runs: every reply of the first run is lost, previous repeats the call with its key, the money moves once", async () => {
+    const b = bank(3);
+    const rt = createRuntime({ tools: [b.tool], retry: { ...FAST, attempts: 3 } });
+    const first = await rt.run(`pay({ amount: 100 })`);
+    expect(first.status).toBe("failed");
+    const again = await rt.run(`pay({ amount: 100 })`, { previous: first });
+    expect(again.status).toBe("completed");
+    expect(b.received()).toBe(4);
+    expect([...b.paid.values()]).toEqual([100]);
+  });
+});

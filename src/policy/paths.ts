@@ -46,29 +46,6 @@ export function isWithin(path: string, ancestor: string | undefined): boolean {
   return ancestor === undefined || path === ancestor || path.startsWith(ancestor + ".");
 }
 
-/**
- * The principals named by the value at `path`: a string (split on commas and semicolons, as
- * in `"a@x.com, b@y.com"`), an array of them, or objects with an `email`/`id`/`name` field.
- */
-export function principalsAt(args: unknown, path: string): string[] {
-  const found = lookup(args, path);
-  return found.found ? principalsIn(found.value) : [];
-}
-
-function principalsIn(value: unknown): string[] {
-  if (typeof value === "string") {
-    return value.split(/[,;]/).map((s) => s.trim()).filter((s) => s.length > 0);
-  }
-  if (Array.isArray(value)) return value.flatMap(principalsIn);
-  if (value !== null && typeof value === "object") {
-    const record = value as Record<string, unknown>;
-    for (const key of ["email", "id", "name"]) {
-      if (typeof record[key] === "string") return principalsIn(record[key]);
-    }
-  }
-  return [];
-}
-
 const PREVIEW_LIMIT = 60;
 
 /**

@@ -8,6 +8,7 @@ import { Label } from "../labels/index.js";
 import type { HostOutcome, HostRequest } from "../interpreter/program.js";
 import { approvalRequest, decideCall, endorseCall, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
 import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
+import { labelParts } from "../tools/output.js";
 import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
 import { createAttemptBudget, createKeyring, newRunKey, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
@@ -186,6 +187,30 @@ function failedCallLabel(tool: Tool<any, any>, args: Record<string, unknown>): L
 }
 
 /**
+ * A replayed result from a record another runtime made, which keeps plain data only: the parts
+ * the tool declares are labelled again; parts it labelled on its own are lost, see foreignLabel.
+ */
+function foreignResult(tool: Tool<any, any>, result: unknown, args: Record<string, unknown>): unknown {
+  if (tool.output?.parts === undefined) return result;
+  try {
+    return labelParts(tool.output, result, args);
+  } catch {
+    return result;
+  }
+}
+
+/**
+ * What a foreign replay joins into the result's label: untrusted (the record is plain data
+ * anyone could have written), and, unless the tool declares its output (whose parts
+ * foreignResult labels again), readable by no one: a part the tool labelled private is no
+ * longer known, so every reader is assumed to be one it forbade.
+ */
+function foreignLabel(tool: Tool<any, any>): Label {
+  const replayed = Label.untrusted(tool.name);
+  return tool.output === undefined ? replayed.join(Label.of({ readers: [], sources: [`${tool.name} (replayed)`] })) : replayed;
+}
+
+/**
  * Makes the call through the tool-call layer (timeout, retries, breaker, bucket, budget), the
  * tool getting a fresh copy of the arguments at every attempt: what it does to one cannot
  * change what was decided and recorded, nor what a retry sends.
@@ -231,7 +256,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
     partsUnknown = !host.results.has(done);
-    result = partsUnknown ? done.result : host.results.get(done);
+    result = partsUnknown ? foreignResult(tool, done.result, args) : host.results.get(done);
     record.replayed = true;
   } else {
     const made = await callThroughLayer(tool, args, record, host, log);
@@ -258,7 +283,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     label = Label.untrusted(tool.name);
   }
   // Parts the tool labelled on its own may have been stricter than the whole: assume the worst.
-  if (partsUnknown) label = label.join(Label.untrusted(tool.name));
+  if (partsUnknown) label = label.join(foreignLabel(tool));
   return { kind: "value", value: data, label, failureLabel };
 }
 

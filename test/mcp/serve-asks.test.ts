@@ -25,7 +25,8 @@ beforeAll(async () => {
   const server = createPlanServer({
     tools,
     language: { rules: planLanguageRules(), declarations: functionDeclarations(tools), messageIsTrusted },
-    askTimeoutMs: 300,
+    // Long enough for an immediate answer on a loaded machine, short enough to wait out below.
+    askTimeoutMs: 2000,
     log: (line) => void logs.push(line),
   });
   serving = await serveOverHttp(server, 0);
@@ -64,7 +65,7 @@ describe.each(["legacy", "auto"] as const)("asks (%s)", (mode) => {
 
 test("an answer that comes after the wait is over finds the plan stopped, its ask declined", async () => {
   const client = await host("auto", async () => {
-    await new Promise((r) => setTimeout(r, 900));
+    await new Promise((r) => setTimeout(r, 3000));
     return true;
   });
   const result = await client.callTool({ name: "run_plan", arguments: { source: TWO_SENDS } });

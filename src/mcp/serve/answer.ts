@@ -2,9 +2,11 @@
  * What `run_plan` answers: the run's status, the program's final value with its label, and
  * what each tool call decided. Intermediate results stay in sluice: tool results are never in
  * the answer, a call's arguments only when they are trusted, and an error message only when
- * it does not depend on untrusted data.
+ * it does not depend on untrusted data. A policy's reason quotes arguments (a preview of each);
+ * when they are not trusted, those quotes are withheld from it too.
  */
 import type { Readers } from "../../labels/index.js";
+import { preview } from "../../policy/paths.js";
 import type { CallRecord, RunResult } from "../../runtime/index.js";
 import type { JsonSchema, Tool } from "../../tools/types.js";
 import type { PlanLanguage } from "./types.js";
@@ -67,10 +69,40 @@ function plainJson(value: unknown): unknown {
   }
 }
 
+/** What a reason shows instead of an argument it may not quote. */
+const WITHHELD_ARG = "(withheld: not trusted)";
+/** Values previewed per call: enough for every path a policy names, bounded for huge arguments. */
+const MAX_PREVIEWS = 512;
+
+/** The previews a reason may hold of `args` and of every value nested in them, longest first. */
+function previewsOf(args: unknown): string[] {
+  const out = new Set<string>();
+  const stack: Array<{ value: unknown; depth: number }> = [{ value: args, depth: 0 }];
+  while (stack.length > 0 && out.size < MAX_PREVIEWS) {
+    const { value, depth } = stack.pop()!;
+    if (depth > 0) out.add(preview(value));
+    if (value !== null && typeof value === "object" && depth < 8) {
+      for (const child of Object.values(value as Record<string, unknown>).slice(0, MAX_PREVIEWS)) stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  // A preview of two characters or fewer (`1`, `""`) can say nothing, and would match sluice's own words.
+  return [...out].filter((p) => p.length > 2).sort((a, b) => b.length - a.length);
+}
+
+/** `reason` with every quote of an untrusted call's arguments withheld. */
+function withheldArgs(reason: string, calls: readonly CallRecord[]): string {
+  let out = reason;
+  for (const call of calls) {
+    if (call.argsLabel?.trusted === true) continue;
+    for (const p of previewsOf(call.args)) out = out.split(p).join(WITHHELD_ARG);
+  }
+  return out;
+}
+
 function callAnswer(call: CallRecord): CallAnswer {
   const answer: CallAnswer = { tool: call.tool, decision: call.decision };
   if (call.approved !== undefined) answer.approved = call.approved;
-  if (call.reason !== undefined) answer.reason = call.reason;
+  if (call.reason !== undefined) answer.reason = withheldArgs(call.reason, [call]);
   if (call.argsLabel?.trusted === true) answer.args = plainJson(call.args) as Record<string, unknown>;
   if (call.argsLabel !== undefined) answer.argsLabel = labelAnswer(call.argsLabel);
   if (call.error !== undefined) answer.failed = true;
@@ -85,7 +117,7 @@ function errorAnswer(result: RunResult, language: PlanLanguage, knows: Parameter
   const shown = error.kind === "policy" || language.messageIsTrusted(error, knows);
   return {
     kind: error.kind,
-    message: shown ? error.message : WITHHELD,
+    message: !shown ? WITHHELD : error.kind === "policy" ? withheldArgs(error.message, result.calls) : error.message,
     ...(error.line === undefined ? {} : { line: error.line }),
     ...(error.column === undefined ? {} : { column: error.column }),
   };

@@ -3,7 +3,7 @@
  * calling agent is told about the language, and how asks reach a person.
  */
 import type { ExtendedRuntimeOptions, RunError } from "../../runtime/index.js";
-import type { Tool } from "../../tools/types.js";
+import type { JsonSchema, Tool } from "../../tools/types.js";
 
 /**
  * What the agent that writes plans is told, from the planner's own texts (`src/models`), so
@@ -19,7 +19,21 @@ export interface PlanLanguage {
    * True when a failed run's error message may be shown to the agent that wrote the plan;
    * `knows` is what that agent already has (its program, the tools), whose words a message may use.
    */
-  messageIsTrusted(error: RunError, knows?: { program?: string; tools?: readonly Pick<Tool<any, any>, "name" | "parameters">[] }): boolean;
+  messageIsTrusted(error: RunError, knows?: { program?: string; tools?: readonly Pick<Tool<any, any>, "name" | "parameters" | "schemaLabel">[] }): boolean;
+}
+
+/**
+ * What the client's model is told when it serves as the quarantined reader through MCP
+ * sampling, and how its answer is read: the texts of sluice's own reader (`src/models`),
+ * passed in like {@link PlanLanguage}.
+ */
+export interface SamplingTexts {
+  /** The system prompt of the quarantined reader. */
+  system: string;
+  /** The user message of one query: the prompt, and the JSON the answer must be. */
+  message(prompt: string, schema: JsonSchema): string;
+  /** What the model's answer means. */
+  interpret(text: string, schema: JsonSchema): { kind: "answer"; value: unknown } | { kind: "not-enough-information" } | { kind: "invalid"; problem: string };
 }
 
 /** The answer to an ask when the client cannot put it to a person. */
@@ -30,6 +44,11 @@ export interface ServeOptions {
   /** The tools plans may call, from `defineTool` or `connectMcp(...).tools`. */
   tools: readonly Tool<any, any>[];
   language: PlanLanguage;
+  /**
+   * With no `runtime.quarantined`: plans' `query_ai_assistant` asks the client's model through
+   * MCP sampling when the client supports it (else it throws an error the program can catch).
+   */
+  sampling?: SamplingTexts;
   /** Everything else a run needs (quarantined model, limits, permissions). */
   runtime?: Omit<ExtendedRuntimeOptions, "tools" | "approve" | "mutants">;
   /**

@@ -105,7 +105,7 @@ export function restartable(first: Session, policy: RestartPolicy, hooks: Restar
     get closedAt() {
       return current.closedAt;
     },
-    async call(tool, args, timeoutMs, signal): Promise<CallToolResult> {
+    async call(tool, args, timeoutMs, signal, meta): Promise<CallToolResult> {
       if (!closed && current.closedBecause !== undefined) {
         if (left() <= 0) throw new Error(`${current.closedBecause}${note()}`);
         // Calls that find it dead together wait for one restart.
@@ -114,7 +114,7 @@ export function restartable(first: Session, policy: RestartPolicy, hooks: Restar
         const refused = hooks.refusal(tool);
         if (refused !== undefined) throw new RestartError(refused);
       }
-      return current.call(tool, args, timeoutMs, signal);
+      return current.call(tool, args, timeoutMs, signal, meta);
     },
     async close() {
       closed = true;

@@ -44,7 +44,8 @@ export interface Session {
   readonly closedBecause?: string;
   /** When it ended (milliseconds since the epoch). */
   readonly closedAt?: number;
-  call(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult>;
+  /** Calls a tool; `meta` goes as the request's `_meta` (trace context, idempotency key). */
+  call(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal, meta?: Record<string, string>): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -235,7 +236,7 @@ export async function openSession(server: ResolvedServer, options: SessionOption
     get closedAt() {
       return closedAt;
     },
-    async call(name, args, timeoutMs, signal) {
+    async call(name, args, timeoutMs, signal, meta) {
       if (closedBecause !== undefined) throw new Error(closedBecause);
       oversize = undefined;
       const mine = new AbortController();
@@ -243,7 +244,7 @@ export async function openSession(server: ResolvedServer, options: SessionOption
       const both = signal === undefined ? mine.signal : AbortSignal.any([signal, mine.signal]);
       try {
         return (await client.callTool(
-          { name, arguments: args },
+          { name, arguments: args, ...(meta === undefined || Object.keys(meta).length === 0 ? {} : { _meta: meta }) },
           { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal: both, toolDefinition: definitionFor(tools, name) },
         )) as CallToolResult;
       } catch (err) {

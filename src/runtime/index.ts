@@ -10,7 +10,9 @@ import { type CompiledProgram, type Execution, compileProgram } from "../interpr
 import { DEFAULT_LIMITS, type Mutants, type ResolvedLimits } from "../interpreter/state.js";
 import { compileHostSchema, createProgramSchemas } from "../tools/schema.js";
 import type { Tool } from "../tools/types.js";
-import { type Host, type HostConfig, type HostTool, QUERY, answerAll, type RunLog, thrownText } from "./host.js";
+import { type Host, type HostConfig, type HostTool, HostLimit, QUERY, answerAll, closeRun, openRun, type RunLog, thrownText } from "./host.js";
+import { createAttemptBudget, createCallLayer, type AttemptLimits, type CallObserver } from "../calls/index.js";
+import { otelCallObserver } from "../tracing/index.js";
 import type { Limits, RunResult, Runtime, RuntimeOptions } from "./types.js";
 import type { EndorsementStore, Permissions } from "../policy/index.js";
 import { type Stopped, runInWorker, strykerState } from "./pool.js";
@@ -21,8 +23,9 @@ export { QUERY, toolCallView } from "./host.js";
 /** Options of a single run. */
 export interface RunOptions {
   /**
-   * An earlier attempt at the same task: side-effecting calls it made with the same tool and
-   * arguments are not made again; their recorded results are reused, labelled as they were
+   * An earlier attempt at the same task: side-effecting calls it made are not made again (the
+   * n-th call with a tool and arguments matches the n-th such call of `previous`, by its
+   * idempotency key; a call that failed there is made again with the same key); their recorded results are reused, labelled as they were
    * the first time when `previous` came from this runtime, and untrusted when it did not (a
    * copy or another runtime's record keeps no `labeled(...)` parts).
    */
@@ -42,6 +45,12 @@ export interface ExtendedRuntimeOptions extends RuntimeOptions {
    * tiny programs, but without the worker's heap cap and wall-clock stop (docs/execution.md).
    */
   inProcess?: boolean;
+  /** A budget of tool attempts per run (retries counted, each attempt charged its `costPerAttempt`); a refused attempt ends the run as a limit. */
+  budget?: AttemptLimits;
+  /** Watches every tool call the layer runs. Default: OpenTelemetry spans and metrics, no-ops without an SDK. */
+  observer?: CallObserver;
+  /** Source of the retry jitter, uniform in [0, 1); seed it in simulations. Default Math.random. */
+  random?: () => number;
 }
 
 /** A runtime whose `run` also takes {@link RunOptions}. */
@@ -126,8 +135,17 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   const limits = resolveLimits(options.limits);
   const clock = clockOf(options.now);
   const config: HostConfig = { ...options };
+  // Bad layer options throw here, as bad tools do; breakers and buckets outlive each run.
+  const layer = createCallLayer({
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
+    ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
+    ...(options.random === undefined ? {} : { random: options.random }),
+    observer: options.observer ?? otelCallObserver(),
+  });
+  if (options.budget !== undefined) createAttemptBudget(options.budget);
   // Everything here belongs to this runtime alone: no schema a program writes reaches another.
-  const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap() };
+  const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap(), layer };
   const hostNames = [...tools.keys(), QUERY];
   const cache = new Map<string, CompiledProgram>();
   const runtimeId = ++runtimes;
@@ -142,7 +160,11 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   };
 
   async function run(source: string, runOptions: RunOptions = {}): Promise<RunResult> {
-    const log: RunLog = { calls: [], queries: [] };
+    const log = openRun(host, runOptions?.previous);
+    return closeRun(log, await runProgram(source, runOptions, log));
+  }
+
+  async function runProgram(source: string, runOptions: RunOptions, log: RunLog): Promise<RunResult> {
     const base = { calls: log.calls, queries: log.queries };
     const previous = runOptions?.previous;
     const bad = badPrevious(previous);

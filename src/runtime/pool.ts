@@ -19,6 +19,7 @@ import { pathToFileURL } from "node:url";
 import type { Execution, HostOutcome, HostRequest } from "../interpreter/program.js";
 import type { Answer, Job, WorkerMessage } from "./worker.js";
 import { LabelReader, LabelWriter, readExecution, readRequest, writeOutcome } from "./wire.js";
+import { HostLimit } from "./host.js";
 
 interface Slot {
   worker: Worker;
@@ -181,7 +182,13 @@ function drive(slot: Slot, job: Job, host: HostSide): Promise<Execution | Stoppe
             Atomics.store(slot.signal, 0, 1);
             Atomics.notify(slot.signal, 0);
           },
-          (err: unknown) => stop({ kind: "stopped", error: { kind: "runtime", message: `the host failed: ${err instanceof Error ? err.message : String(err)}` } }),
+          // A budget the host refused ends the run as a limit; anything else is the host's failure.
+          (err: unknown) =>
+            stop(
+              err instanceof HostLimit
+                ? { kind: "stopped", error: { kind: "limit", message: err.message } }
+                : { kind: "stopped", error: { kind: "runtime", message: `the host failed: ${err instanceof Error ? err.message : String(err)}` } },
+            ),
         );
         return;
       }

@@ -101,6 +101,11 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
    * result (readable by no one when that cannot be told), or untrusted and public without one.
    */
   failureLabel?: Label;
+  /**
+   * Key of the circuit breaker and token bucket this tool shares with others (`"mcp:<server>"`
+   * for an MCP server's tools, which fail and are rate-limited together). Default its name.
+   */
+  resource?: string;
 }
 
 /** A tool after {@link defineTool}: its spec with defaults filled in. */
@@ -170,6 +175,7 @@ export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolS
   if (spec.costPerAttempt !== undefined && !(typeof spec.costPerAttempt === "number" && spec.costPerAttempt >= 0 && Number.isFinite(spec.costPerAttempt))) {
     throw new TypeError(`defineTool(${spec.name}).costPerAttempt must be a non-negative number of dollars, got ${JSON.stringify(spec.costPerAttempt)}`);
   }
+  if (spec.resource !== undefined && (typeof spec.resource !== "string" || spec.resource === "")) throw new TypeError(`defineTool(${spec.name}).resource must be a non-empty string such as "mcp:files"`);
   for (const key of ["schemaLabel", "failureLabel"] as const) {
     if (spec[key] !== undefined && !(spec[key] instanceof Label)) throw new TypeError(`defineTool(${spec.name}).${key} must be a Label, e.g. Label.untrusted("mcp:server")`);
   }

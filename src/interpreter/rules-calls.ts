@@ -27,7 +27,7 @@
 import type { Label } from "../labels/index.js";
 import { brief, enterPc, join2, leavePc, mayThrowOn, underPc, upgradeCallee, upgradeWrites, withContents } from "./rules.js";
 import { makeError } from "./errors.js";
-import { ProgramThrow, SecurityStop, st } from "./state.js";
+import { ProgramThrow, SecurityStop, charge, checkString, limit, st } from "./state.js";
 import { BOT, FN, type Fn, type Val, flagsOf, isRef } from "./values.js";
 
 export type { BuiltinFlags } from "./values.js";
@@ -114,6 +114,19 @@ export function callBack(cb: Val, cbL: Label, args: Val[], argLs: Label[]): Val 
   return r;
 }
 
+/**
+ * After a builtin called (or could have called) callback `cb` reached through a reference
+ * labelled `cbL`, as many times as `l` decided: what it may write carries `l`. A callback data
+ * chose (its label beyond the pc the builtin was called at) is left alone: where it ran, it ran
+ * under that label and one that changes state stopped the run, so in every run that goes on it
+ * did nothing, and the value chosen instead in another run (a string, another function) is not
+ * upgraded there either.
+ */
+export function upgradeCallback(cb: Val, cbL: Label, l: Label, callerPc: Label = frame?.callerPc ?? st.pc): void {
+  if (cbL !== BOT && !cbL.flowsTo(callerPc) && !st.mutants.noAliasFloor) return;
+  upgradeCallee(cb, l);
+}
+
 /** The program's calling convention, installed by compile/functions.ts (which imports this file). */
 let callFunction: (f: Val, fl: Label, args: Val[], argLs: Label[], shape?: Label, choosePc?: Label) => Val = () => undefined;
 export function setCallFunction(fn: typeof callFunction): void {
@@ -144,12 +157,17 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   const inputsNow = (): Label => (inputs ??= join2(inputsLabel(args, argLs, self, selfL), decided));
   if (fx.throws !== false && st.tryDepth > 0) mayThrowOn(inputsNow());
   const guarded = decided !== BOT && !underPc(decided);
+  // The pc the builtin is called at: its callbacks are judged against it, not against the pc
+  // it raises by what chose it (which holds the very label a data-chosen callback carries).
+  const callerPc = st.pc;
   const saved = guarded ? enterPc(decided) : st.spc;
   const outer = frame;
-  const mine: Frame = { coarse: fx.refine === undefined, answers: BOT, callerPc: st.pc };
+  const mine: Frame = { coarse: fx.refine === undefined, answers: BOT, callerPc };
   frame = mine;
   try {
     const v = f.builtin!(args, argLs, self, selfL);
+    // Every text a builtin returns is charged and checked against the string limit.
+    if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
     const l = mine.coarse ? join2(inputsNow(), mine.answers) : st.l;
     st.l = join2(l, decided);
     return v;
@@ -157,9 +175,12 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     if (e instanceof ProgramThrow) {
       // Rule: an error a builtin throws carries its inputs (its message may quote any of them).
       const l = join2(join2(e.label, inputsNow()), st.pc);
-      throw l === e.label ? e : new ProgramThrow(e.value, l, e.line, e.column);
+      throw l === e.label ? e : new ProgramThrow(e.value, l, e.line, e.column, join2(join2(e.at, inputsNow()), st.pc));
     }
     if (hostError(e)) {
+      // A text too long for the host, or any host error of a builtin that declared it does not
+      // throw (so no label decided whether it would): the run ends at a limit, uncatchable.
+      if (fx.throws === false || /invalid string length/i.test(e.message)) limit(`a string or array grew past what the host can hold (${e.message})`);
       const l = join2(inputsNow(), st.pc);
       throw new ProgramThrow(makeError("RangeError", e.message, l), l, st.line, st.column);
     }
@@ -169,9 +190,11 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     if (guarded) {
       const rl = st.l;
       leavePc(saved);
-      // What the builtins that could have run instead, or with other arguments, would have changed.
+      // What the builtins that could have run instead, or with other arguments, would have
+      // changed, and the functions they would have called: any argument, whether or not this
+      // builtin calls its own (`(c ? Array.from : Array.of)([1], f)`).
       upgradeWrites(f, args, decided);
-      if (fx.calls !== false) for (const a of args) upgradeCallee(a, decided);
+      for (let i = 0; i < args.length; i++) upgradeCallback(args[i], argLs[i] ?? BOT, decided, callerPc);
       st.l = rl;
     }
   }

@@ -97,16 +97,21 @@ export function readElem(a: Arr, i: number, refL: Label, keyL: Label): Val {
  * no-sensitive-upgrade. Otherwise the run stops rather than leak.
  */
 export function writeThrough(refL: Label, target: { label: Label; born?: Label }): void {
-  if (refL === BOT || st.mutants.noAliasFloor || restricts(target.label, refL)) return;
-  // An object made under a decision at least as labelled exists only where that decision went
-  // its way: no other run has it, and every reference to it carries the decision.
-  if (target.born !== undefined && restricts(join2(target.label, target.born), refL)) return;
+  if (mayWriteThrough(refL, target)) return;
   throw new SecurityStop(
     `cannot change an object that untrusted or private data chose (${brief(refL)}); ` +
       "build a new value instead, e.g. `groups[key] = { ...groups[key], n: (groups[key]?.n ?? 0) + 1 }` or `items.map((x) => ({ ...x, done: true }))`",
     // The message quotes the label's sources (written by tools from data): it carries the label.
     refL,
   );
+}
+
+/** True when {@link writeThrough} lets the write through (the reference's label is on every read of the target). */
+export function mayWriteThrough(refL: Label, target: { label: Label; born?: Label }): boolean {
+  if (refL === BOT || st.mutants.noAliasFloor || restricts(target.label, refL)) return true;
+  // An object made under a decision at least as labelled exists only where that decision went
+  // its way: no other run has it, and every reference to it carries the decision.
+  return target.born !== undefined && restricts(join2(target.label, target.born), refL);
 }
 
 /** Writes `key` of `o` with a value labelled `vl`, through a key labelled `keyL`. */
@@ -143,17 +148,21 @@ export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): vo
 /**
  * An object stored under a labelled key will be found again through references carrying that
  * label: it and everything reachable from it carry the label themselves, so that writes through
- * those references (`groups[key].inner.n = 1`) stay sound without a stop.
+ * those references (`groups[key].inner.n = 1`) stay sound without a stop. A raise made in one
+ * run only would itself be a leak, so under a decision only objects that exist only where it
+ * went this way (made under it, or already carrying it) are raised; an outside object stored
+ * there (`if (c) groups[k] = item`) keeps its label, and a write through that reference stops.
  */
 function chosenBy(v: Val, keyL: Label): void {
   if (keyL === BOT) return;
   const todo: Val[] = [v];
   const seen = new Set<Val>();
+  const pc = st.pc;
   while (todo.length > 0) {
     const x = todo.pop();
     if (!isRef(x) || (x.k !== OBJ && x.k !== ARR) || seen.has(x)) continue;
     seen.add(x);
-    x.label = join2(x.label, keyL);
+    if (pc === BOT || restricts(join2(x.label, x.born ?? BOT), pc)) x.label = join2(x.label, keyL);
     if (x.k === OBJ) for (const slot of x.props.values()) todo.push(slot.v);
     else for (const item of x.items) todo.push(item);
   }
@@ -298,6 +307,7 @@ export function upgradeWrites(f: Fn, args: readonly Val[] | null, l: Label): voi
 
 /** Inside a try, whether something that may throw ran was decided by `l`. */
 function mayHaveThrown(l: Label): void {
+  st.endL = join2(st.endL, l);
   if (st.tryDepth > 0 && !st.mutants.noThrowPc) {
     st.thr = join2(st.thr, l);
     syncPc();
@@ -310,11 +320,11 @@ function mayHaveThrown(l: Label): void {
  */
 export function upgradeCallee(f: Val, l: Label): void {
   if (l === BOT || underPc(l)) return;
-  upgradeFunction(f, l, new Map());
+  upgradeFunction(f, l);
 }
 
 /** {@link upgradeCallee} whatever the pc (a region's exit runs before its pc is lowered). */
-function upgradeFunction(f: Val, l: Label, seen: Seen): void {
+function upgradeFunction(f: Val, l: Label, seen?: Seen): void {
   if (!isRef(f) || f.k !== FN) return;
   if (f.builtin !== undefined) {
     const fx = flagsOf(f);
@@ -332,14 +342,44 @@ function upgradeFunction(f: Val, l: Label, seen: Seen): void {
   if (c.summary.mayThrow) mayHaveThrown(l);
 }
 
-/** The summaries already upgraded, each with the environments it was upgraded in. */
-type Seen = Map<SiteEffects, Set<Env>>;
+/**
+ * One upgrade in progress: the summaries already upgraded, each with the environments it was
+ * upgraded in, and the paths of the functions it resolved (callees and callbacks).
+ */
+interface Seen {
+  envs: Map<SiteEffects, Set<Env>>;
+  /**
+   * Paths whose label decides the floor, evaluated once everything is upgraded: a labelled
+   * reference (`before` null) or one the upgrade raised (beyond `before`).
+   */
+  paths: Array<{ path: SitePath; env: Env; before: Label | null }>;
+}
 
-/** Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run). */
-export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Seen = new Map()): void {
+/**
+ * Upgrades everything `fx` may write with `l` (the rule for regions that did or did not run).
+ * A write or call through a labelled reference may have reached other objects or functions,
+ * which raises the floor. Whether a reference is labelled is decided once everything is
+ * upgraded, so that both runs decide it alike: where the region ran, its later writes labelled
+ * a path's prefix under the pc (`o.p.k = 1; o.p = {}`); where it did not, the upgrade of those
+ * writes does, in whatever order. Likewise a function is resolved by its path as it is now, but
+ * the region may have put another one there before calling it, through a write the upgrade
+ * reaches only later (a closure, Object.assign): a path whose label the upgrade raised may have
+ * named another function, whose effects are unknown here.
+ */
+export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen?: Seen): void {
+  if (seen !== undefined) return upgradeWithin(fx, env, l, seen);
+  const top: Seen = { envs: new Map(), paths: [] };
+  upgradeWithin(fx, env, l, top);
+  for (const { path, env: e, before } of top.paths) {
+    evalPath(path, e);
+    if (st.l !== BOT && (before === null || (st.l !== before && !st.l.flowsTo(before)))) taintFloor(join2(l, st.l));
+  }
+}
+
+function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
   // Closures of one literal share a summary but not an environment: each pair is upgraded once.
-  let envs = seen.get(fx);
-  if (envs === undefined) seen.set(fx, (envs = new Set()));
+  let envs = seen.envs.get(fx);
+  if (envs === undefined) seen.envs.set(fx, (envs = new Set()));
   if (envs.has(env)) return;
   envs.add(env);
   if (fx.unknown && !st.mutants.unknownNoFloor) taintFloor(l);
@@ -352,7 +392,7 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Seen =
   if (st.mutants.noHeapUpgrade) return;
   for (const { path, key, deletes } of fx.heap) {
     const target = evalPath(path, env);
-    if (st.l !== BOT) taintFloor(join2(l, st.l));
+    seen.paths.push({ path, env, before: null });
     upgradeObject(target, key, l, deletes);
   }
   for (const { callee, args, chosen } of fx.calls) {
@@ -361,14 +401,13 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Seen =
       continue;
     }
     const f = evalPath(callee, env);
-    const calleeL = st.l;
     if (!isRef(f) || f.k !== FN) {
       // The path names no function now, but the region may have put one there before calling
       // it (`o.f = g; o.f()`): what that one does is unknown here.
       taintFloor(l);
       continue;
     }
-    if (calleeL !== BOT && chosen !== false) taintFloor(join2(l, calleeL));
+    if (chosen !== false) seen.paths.push({ path: callee, env, before: null });
     if (f.builtin === undefined) {
       const c = effectsOfClosure(f);
       if (c === undefined) taintFloor(l);
@@ -381,7 +420,7 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen: Seen =
       if (first === undefined || first === "opaque") taintFloor(l);
       else if (first !== "inert") {
         const target = evalPath(first, env);
-        if (st.l !== BOT) taintFloor(join2(l, st.l));
+        seen.paths.push({ path: first, env, before: null });
         upgradeObject(target, null, l);
       }
     } else upgradeWrites(f, null, l);
@@ -401,10 +440,11 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
     if (!isRef(f) || f.k !== FN) continue;
     if (f.builtin !== undefined) {
       // A builtin passed as a callback (`xs.forEach(out.push)`).
+      seen.paths.push({ path: a, env, before: st.l });
       upgradeFunction(f, l, seen);
       continue;
     }
-    if (st.l !== BOT) taintFloor(join2(l, st.l));
+    seen.paths.push({ path: a, env, before: null });
     const c = effectsOfClosure(f);
     if (c === undefined) taintFloor(l);
     else upgradeEffects(c.summary, c.env, l, seen);
@@ -421,6 +461,7 @@ export function exitRegion(fx: SiteEffects, env: Env, l: Label): void {
   let changed = false;
   if (fx.breaks && !st.mutants.noJumpPc) (st.brk = join2(st.brk, l)), (changed = true);
   if (fx.returns && !st.mutants.noJumpPc) (st.ret = join2(st.ret, l)), (changed = true);
+  if (fx.mayThrow) st.endL = join2(st.endL, l);
   if (fx.mayThrow && st.tryDepth > 0 && !st.mutants.noThrowPc) (st.thr = join2(st.thr, l)), (changed = true);
   if (changed) syncPc();
 }
@@ -448,6 +489,9 @@ export function deepLabel(v: Val, seen: Set<Val> = new Set()): Label {
   if (v.k === OBJ) {
     l = join2(l, v.shape);
     for (const slot of v.props.values()) l = join2(join2(l, slot.l), deepLabel(slot.v, seen));
+    // A Map's or Set's entries are its contents too.
+    const c = v.coll;
+    if (c !== undefined) for (let i = 0; i < c.keys.length; i++) l = join2(join2(join2(l, c.kls[i]), c.vls[i]), join2(deepLabel(c.keys[i], seen), deepLabel(c.vals[i], seen)));
   } else if (v.k === ARR) {
     if (v.lbls !== null) for (const x of v.lbls) l = join2(l, x ?? BOT);
     for (const x of v.items) if (isRef(x)) l = join2(l, deepLabel(x, seen));

@@ -3,8 +3,8 @@
  * so a single mutable record serves every compiled closure without threading it through calls.
  */
 import type { Label } from "../labels/index.js";
-import { BOT, type Val, setWalkStep } from "./values.js";
-import type { HostOutcome, HostRequest } from "./program.js";
+import { BOT, type Val, setTextCheck, setWalkStep } from "./values.js";
+import type { HostAnswerer, HostOutcome, Pending } from "./program.js";
 
 /** The limits an execution enforces, all required. */
 export interface ResolvedLimits {
@@ -47,6 +47,13 @@ export interface ExecState {
   thr: Label;
   /** Raised when a branch not taken had effects that cannot be enumerated; joins every sink. */
   floor: Label;
+  /**
+   * What decided that the run did not end at an earlier exit: every region (branch, loop,
+   * callback) that could have thrown, whatever the try depth. Where an uncaught throw ends the
+   * run carries it. (An operation that throws on its operands, outside a try, is not counted:
+   * that it did not end the run is the termination channel, docs/security-model.md.)
+   */
+  endL: Label;
   tryDepth: number;
   depth: number;
   steps: number;
@@ -69,6 +76,8 @@ export interface ExecState {
   seed: number;
   /** What decided the seed's state: every call of Math.random so far, and the pc of each. */
   seedL: Label;
+  /** The run's clock: `new Date()` and `Date.now()` give this instant (ms since the epoch), fixed for the run. */
+  now: number;
   /** Position of the statement running, for error messages. */
   line: number;
   column: number;
@@ -76,7 +85,9 @@ export interface ExecState {
   hostRecord: HostOutcome[];
   hostIndex: number;
   /** Host calls deferred while `Promise.all`'s argument is evaluated (null: none is). */
-  batch: HostRequest[] | null;
+  batch: Pending[] | null;
+  /** Answers host calls past the record's end, blocking (null: such a call suspends the run). */
+  ask: HostAnswerer | null;
   /** Set by a call in tail position of `Promise.all`'s argument, right before it dispatches. */
   defer: boolean;
   /** Labels of the optional links of the chain being evaluated: what decided that its rest runs. */
@@ -93,6 +104,7 @@ export const st: ExecState = {
   ret: BOT,
   thr: BOT,
   floor: BOT,
+  endL: BOT,
   tryDepth: 0,
   depth: 0,
   steps: 0,
@@ -111,22 +123,26 @@ export const st: ExecState = {
   logs: [],
   seed: 1,
   seedL: BOT,
+  now: 0,
   hostRecord: [],
   hostIndex: 0,
   batch: null,
+  ask: null,
   defer: false,
   deferDepth: -1,
   chainL: BOT,
 };
 
-export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = []): void {
+export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = [], ask: HostAnswerer | null = null, now = 0): void {
+  st.now = now;
   st.hostRecord = record;
+  st.ask = ask;
   st.hostIndex = 0;
   st.batch = null;
   st.defer = false;
   st.deferDepth = -1;
   st.chainL = BOT;
-  st.l = st.pc = st.spc = st.brk = st.ret = st.thr = st.floor = st.retL = st.retPc = st.cvl = BOT;
+  st.l = st.pc = st.spc = st.brk = st.ret = st.thr = st.floor = st.endL = st.retL = st.retPc = st.cvl = BOT;
   st.tryDepth = st.depth = st.steps = st.memory = 0;
   st.deadline = Date.now() + limits.timeMs;
   st.limits = limits;
@@ -144,14 +160,22 @@ export function syncPc(): void {
   st.pc = st.spc.join(st.brk).join(st.ret).join(st.thr);
 }
 
-/** A value thrown by the program (or a runtime error it can catch), with its label. */
+/**
+ * A value thrown by the program (or a runtime error it can catch), with its label. `at` is what
+ * decided that it was thrown there (the pc of a throw statement, what a builtin's failure
+ * depended on): where the run ended, if nothing catches it. The value's own label is not in it.
+ */
 export class ProgramThrow {
+  readonly at: Label;
   constructor(
     readonly value: Val,
     readonly label: Label,
     readonly line?: number,
     readonly column?: number,
-  ) {}
+    at?: Label,
+  ) {
+    this.at = at ?? label;
+  }
 }
 
 /** A resource limit was hit; the run ends and the program cannot catch it. */
@@ -203,6 +227,16 @@ export function work(n: number): void {
   if (Date.now() > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
 }
 
+/**
+ * Work a builtin is about to do at once, in one host call it cannot interrupt (a regular
+ * expression over a long text): `n` steps, and `ms` of expected time that must fit before the
+ * deadline, so the run ends at its limit before the call rather than long after it.
+ */
+export function expectWork(n: number, ms: number): void {
+  work(n);
+  if (Date.now() + ms > st.deadline) limit(`the program ran past its time limit of ${st.limits.timeMs} ms`);
+}
+
 export function checkString(s: string): string {
   if (s.length > st.limits.stringLength) limit(`a string grew past ${st.limits.stringLength} characters`);
   return s;
@@ -211,7 +245,23 @@ export function checkString(s: string): string {
 // Conversions of nested values (values.ts) step once per element they visit: a value that
 // shares parts (`a = [a, a]`) is small to build and exponential to walk.
 setWalkStep(step);
+// A text conversion builds its result at once: its length is checked, and it is charged, first.
+setTextCheck((n) => {
+  if (n > st.limits.stringLength) limit(`a string grew past ${st.limits.stringLength} characters`);
+  if (n > 1024) charge(2 * n);
+});
 
 export function checkArrayLength(n: number): void {
   if (n > st.limits.arrayLength) limit(`an array grew past ${st.limits.arrayLength} elements`);
+}
+
+/**
+ * The characters of `s` as the host's array, for a builtin that makes one part of something per
+ * character (`Array.from(s)`, `{...s}`, `for…in` over a string): checked against the array limit
+ * and charged `bytesEach` per character before the array is built.
+ */
+export function charsOf(s: string, bytesEach: number): string[] {
+  checkArrayLength(s.length);
+  charge(bytesEach * s.length);
+  return [...s];
 }

@@ -10,6 +10,7 @@
  */
 import type * as acorn from "acorn";
 import * as walk from "acorn-walk";
+import { ProgramError } from "./errors.js";
 import type { Decl, Resolution } from "./scopes.js";
 
 /** A variable and a chain of static property names: `inbox.items` is { root: "inbox", keys: ["items"] }. */
@@ -18,7 +19,10 @@ export interface AccessPath {
   keys: string[];
   /** The root is declared inside the region (its own local, a nested function's parameter). */
   local?: boolean;
-  /** The root is a local bound once to an array, object or function literal: what it holds was made in the region. */
+  /**
+   * The root is a local bound once to an array, object or function literal made in the region.
+   * Only the root itself is new: what the literal holds (`{ t: outer }`) may come from outside.
+   */
   fresh?: boolean;
 }
 
@@ -228,10 +232,43 @@ function jsonCallOnOneArgument(id: acorn.Identifier, parent: acorn.AnyNode | und
   return grand?.type === "CallExpression" && grand.callee === parent && grand.arguments.length <= 1 && grand.arguments.every((a) => a.type !== "SpreadElement");
 }
 
-/** True when a function boundary lies strictly between the region root and the node. */
-function insideNestedFunction(ancestors: acorn.Node[], rootIndex: number): boolean {
-  for (let i = rootIndex + 1; i < ancestors.length - 1; i++) if (FUNCTION_TYPES.has(ancestors[i].type)) return true;
-  return false;
+/**
+ * Visits every node of `region` once, with its ancestors from the region down (the region at
+ * index 0) and whether a function boundary lies strictly between the region and the node: a
+ * counter kept on the way down, so a region costs time linear in its size, whatever its depth.
+ */
+function walkRegion(region: acorn.Node, visits: { n: number }, visit: (node: acorn.AnyNode, ancestors: acorn.Node[], nested: boolean) => void): void {
+  const ancestors: acorn.Node[] = [];
+  let functions = 0;
+  const go = (node: acorn.Node): void => {
+    // Each node is visited once per region around it: a plan nested deep around many statements
+    // costs size x depth. Compiling is outside the run's limits, so the pass itself is bounded.
+    if (++visits.n > MAX_VISITS) {
+      const loc = region.loc?.start ?? { line: 1, column: 0 };
+      throw new ProgramError("unsupported", "the program is too large or nested too deeply to analyse; split it into smaller functions with fewer nested blocks", loc.line, loc.column + 1);
+    }
+    ancestors.push(node);
+    visit(node as acorn.AnyNode, ancestors, functions > 0);
+    const boundary = node !== region && FUNCTION_TYPES.has(node.type);
+    if (boundary) functions++;
+    for (const key in node) {
+      if (key === "loc" || key === "type") continue;
+      const v = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(v)) {
+        for (const c of v) if (isNode(c)) go(c);
+      } else if (isNode(v)) go(v);
+    }
+    if (boundary) functions--;
+    ancestors.pop();
+  };
+  go(region);
+}
+
+/** Most node visits the effects pass makes for one program (about a second of work). */
+const MAX_VISITS = 2_000_000;
+
+function isNode(v: unknown): v is acorn.Node {
+  return v !== null && typeof v === "object" && typeof (v as { type?: unknown }).type === "string";
 }
 
 function jumpLeavesRegion(node: acorn.BreakStatement | acorn.ContinueStatement, ancestors: acorn.Node[], rootIndex: number): boolean {
@@ -277,8 +314,8 @@ function recordTarget(fx: RegionEffects, target: acorn.Node, site: Site, deletes
   }
 }
 
-function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], rootIndex: number, site: Site): void {
-  const nested = insideNestedFunction(ancestors, rootIndex);
+function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], nested: boolean, site: Site): void {
+  const rootIndex = 0;
   if (!nested && !fx.mayThrow && nodeMayThrow(node, ancestors[ancestors.length - 2], site.res)) fx.mayThrow = true;
   if (!fx.completes && COMPLETING.has(node.type) && !nested && !FUNCTION_TYPES.has(ancestors[rootIndex].type)) fx.completes = true;
   switch (node.type) {
@@ -323,10 +360,7 @@ export function regionEffects(region: acorn.Node | null | undefined, res: Resolu
   const fx = emptyEffects();
   if (!region) return fx;
   const site: Site = { region, res };
-  walk.fullAncestor(region as acorn.AnyNode, (node, _state, ancestors) => {
-    const rootIndex = (ancestors as acorn.Node[]).indexOf(region);
-    visit(fx, node as acorn.AnyNode, ancestors, rootIndex < 0 ? 0 : rootIndex, site);
-  });
+  walkRegion(region, res.visits, (node, ancestors, nested) => visit(fx, node, ancestors, nested, site));
   return fx;
 }
 

@@ -22,7 +22,7 @@ export interface Decl {
   initEnd: number;
   /** The switch case holding a `let`/`const` declared directly in a switch body. */
   switchCase?: acorn.Node;
-  /** Assigned anywhere after its declaration (an assignment, update, loop head or pattern). */
+  /** Assigned anywhere other than by its own declaration (an assignment, update, loop head or pattern). */
   reassigned: boolean;
   /** Initialised with a new array, object or function literal. */
   fresh: boolean;
@@ -36,6 +36,8 @@ export interface Resolution {
   mayThrow: Set<acorn.Node>;
   /** References that assign the variable (assignments, updates, `var` initialisers, loop heads, patterns). */
   writes: Set<acorn.Node>;
+  /** Nodes the effects pass has visited for this program so far (it is bounded: see effects.ts). */
+  visits: { n: number };
 }
 
 interface Scope {
@@ -57,7 +59,7 @@ const FRESH = new Set(["ArrayExpression", "ObjectExpression", "ArrowFunctionExpr
  * (builtins and host functions): referring to one is not an error.
  */
 export function resolveScopes(program: acorn.Program, globals: ReadonlySet<string>): Resolution {
-  const out: Resolution = { refs: new Map(), mayThrow: new Set(), writes: new Set() };
+  const out: Resolution = { refs: new Map(), mayThrow: new Set(), writes: new Set(), visits: { n: 0 } };
   const pending: Array<{ id: acorn.Identifier; scope: Scope; write: boolean; fnChain: acorn.Node[]; typeofArg: boolean }> = [];
 
   const declare = (scope: Scope, name: string, kind: DeclKind, initEnd: number, fresh = false, switchCase?: acorn.Node): void => {
@@ -65,11 +67,6 @@ export function resolveScopes(program: acorn.Program, globals: ReadonlySet<strin
   };
   // Blocks hoist the vars under them again: each declarator counts once.
   const varDeclarators = new Set<acorn.Node>();
-  const functionScope = (s: Scope): Scope => {
-    let x = s;
-    while (!x.isFunction) x = x.parent as Scope;
-    return x;
-  };
 
   /** Declarations of a statement list: let/const/function to `scope`, var to its function scope. */
   const hoist = (body: acorn.Node[], scope: Scope, switchCase?: acorn.Node): void => {
@@ -81,7 +78,8 @@ export function resolveScopes(program: acorn.Program, globals: ReadonlySet<strin
         }
       } else if (st.type === "FunctionDeclaration" && st.id) declare(scope, st.id.name, "function", st.start, true);
     }
-    hoistVars(body, functionScope(scope));
+    // Only at a function's (or the program's) body, which walks every block below it once.
+    if (scope.isFunction) hoistVars(body, scope);
   };
   const hoistVars = (nodes: acorn.Node[], fn: Scope): void => {
     const visit = (n: unknown): void => {
@@ -175,9 +173,15 @@ export function resolveScopes(program: acorn.Program, globals: ReadonlySet<strin
   };
 
   const fn = (node: acorn.FunctionDeclaration | acorn.FunctionExpression | acorn.ArrowFunctionExpression, scope: Scope, fns: acorn.Node[]): void => {
-    const s = newScope(node, scope, true);
+    // A function expression's name lives in a scope of its own, outside its parameters and body:
+    // a parameter or a body declaration of the same name is another binding that shadows it.
+    let outer = scope;
+    if (node.type === "FunctionExpression" && node.id) {
+      outer = newScope(node, scope);
+      declare(outer, node.id.name, "function", node.start, true);
+    }
+    const s = newScope(node, outer, true);
     const inner = [...fns, node];
-    if (node.type === "FunctionExpression" && node.id) declare(s, node.id.name, "const", node.start, true);
     for (const p of node.params) for (const n of patternNames(p)) declare(s, n, "param", node.start);
     if (node.body.type === "BlockStatement") hoist(node.body.body, s);
     for (const p of node.params) binding(p, s, inner);
@@ -247,7 +251,9 @@ export function resolveScopes(program: acorn.Program, globals: ReadonlySet<strin
         walk(node.right, scope, fns);
         const s = newScope(node, scope);
         if (node.left.type === "VariableDeclaration") {
-          if (node.left.kind !== "var") for (const name of patternNames(node.left.declarations[0].id)) declare(s, name, node.left.kind as DeclKind, node.left.start);
+          // A head's bindings are initialised in pattern order each iteration: a default in the
+          // pattern may read one not yet initialised, so they count as initialised at its end.
+          if (node.left.kind !== "var") for (const name of patternNames(node.left.declarations[0].id)) declare(s, name, node.left.kind as DeclKind, node.left.end);
           binding(node.left.declarations[0].id, s, fns);
           // A `var` head is assigned by every iteration.
           if (node.left.kind === "var") for (const id of identifiersOf(node.left.declarations[0].id)) ref(id, s, true, fns);
@@ -313,8 +319,11 @@ export function resolveScopes(program: acorn.Program, globals: ReadonlySet<strin
     }
     if (r.write) {
       // A var's own fresh initialiser is its one write; any other write reassigns it.
+      // Any other write reassigns it wherever it stands in the text: a closure or a hoisted
+      // function written above a declaration runs after it, and a function declaration is
+      // initialised at block entry, before every write of its name.
       if (decl.kind === "var") varWrites.set(decl, (varWrites.get(decl) ?? 0) + 1);
-      else if (decl.initEnd < r.id.start || decl.kind === "param") decl.reassigned = true;
+      else decl.reassigned = true;
     }
     if ((decl.kind === "let" || decl.kind === "const") && mayBeUninitialized(r.id, r.fnChain, decl, declScope as Scope)) out.mayThrow.add(r.id);
   }

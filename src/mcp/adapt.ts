@@ -5,7 +5,7 @@
  */
 import { Label, labeled } from "../labels/index.js";
 import type { Policy } from "../policy/index.js";
-import { defineTool, type JsonSchema, type Tool } from "../tools/types.js";
+import { defineTool, type JsonSchema, type Tool, type ToolContext } from "../tools/types.js";
 import type { ResolvedServer } from "./config.js";
 import type { PlannerView } from "./describe.js";
 import { mcpToolPolicy } from "./policy.js";
@@ -40,6 +40,25 @@ export interface AdaptInput {
   /** Why calls are refused right now, if they are. */
   refusal: () => string | undefined;
   onWarning: (message: string) => void;
+}
+
+/**
+ * What the call layer should make of a failed request: a request timeout may be retried; a
+ * connection that is gone, or anything else (a JSON-RPC error), is not.
+ */
+function callError(err: unknown, input: AdaptInput): McpToolError {
+  const code = (err as { code?: unknown } | null)?.code;
+  // A closed session is the server's end, started again (if at all) by the next call, not by a retry.
+  const how = input.session.closedBecause !== undefined ? { retryable: false } : code === "REQUEST_TIMEOUT" ? { retryable: true } : {};
+  return new McpToolError(callErrorText(err, input), undefined, how);
+}
+
+/** The request's `_meta`: the call's trace context and idempotency key, when there are. */
+function requestMeta(ctx: ToolContext | undefined): Record<string, string> {
+  const meta: Record<string, string> = {};
+  if (ctx?.traceparent !== undefined) meta.traceparent = ctx.traceparent;
+  if (ctx?.idempotencyKey !== undefined) meta["sluice/idempotency-key"] = ctx.idempotencyKey;
+  return meta;
 }
 
 function callErrorText(err: unknown, input: AdaptInput): string {
@@ -88,13 +107,15 @@ export function adaptTool(input: AdaptInput): Tool {
     schemaLabel: trusted || input.view.schemaText ? Label.trusted() : Label.untrusted(`mcp:${server.name}`),
     // The server's error text, JSON-RPC errors and its stderr are read by whoever reads its answers.
     failureLabel: input.resultLabel,
+    // One breaker and bucket per server: its tools fail and are rate-limited together.
+    resource: `mcp:${server.name}`,
     policy,
-    run: async (args: Record<string, unknown>, ctx?: { signal?: AbortSignal }) => {
+    run: async (args: Record<string, unknown>, ctx?: ToolContext) => {
       let result: unknown;
       try {
-        result = await input.session.call(input.listed.name, args, input.timeoutMs, ctx?.signal);
+        result = await input.session.call(input.listed.name, args, input.timeoutMs, ctx?.signal, requestMeta(ctx));
       } catch (err) {
-        throw new McpToolError(callErrorText(err, input));
+        throw callError(err, input);
       }
       const bytes = sizeOf(result);
       if (bytes > input.maxResultBytes) {

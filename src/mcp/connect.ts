@@ -104,6 +104,9 @@ export async function connectMcp(config: McpConfig, options: McpOptions = {}): P
       if (change !== undefined && reported.get(e.name) !== change.key) warn(change.warning);
       if (change === undefined) reported.delete(e.name);
       else reported.set(e.name, change.key);
+      const info = toolInfo.find((t) => t.name === e.name);
+      if (info !== undefined && change === undefined) delete info.changedWhileConnected;
+      else if (info !== undefined && change !== undefined) info.changedWhileConnected = change.warning;
     }
     adding = adding.then(() => addTools(server)).catch((err: unknown) => warn(`${server.name}: tools it added while connected could not be offered: ${err instanceof Error ? err.message : String(err)}`));
   };

@@ -37,6 +37,8 @@ async function openOne(server: ResolvedServer, options: McpOptions, hooks: OpenH
     protocol: options.protocol ?? "auto",
     // A message somewhat over the result cap is read and refused with a clear error; a far larger one drops the connection.
     maxMessageBytes: Math.max(16 * 1024 * 1024, 4 * maxResult),
+    // Over HTTP a message too large fails only its call, so the bound can sit just above the result cap (JSON escaping can double a text).
+    maxHttpMessageBytes: Math.max(1024 * 1024, 2 * maxResult + 64 * 1024),
     onToolsChanged: () => hooks.onToolsChanged(server),
     onProblem: hooks.warn,
   };
@@ -47,6 +49,8 @@ async function openOne(server: ResolvedServer, options: McpOptions, hooks: OpenH
     reopen: () => openSession(server, sessionOptions),
     refusal: (tool) => hooks.refusal(server, tool),
     onProblem: hooks.warn,
+    // As after tools/list_changed: changes are reported, tools it now adds are taken up.
+    onRestarted: () => hooks.onToolsChanged(server),
   });
 }
 

@@ -29,6 +29,8 @@ export interface RestartHooks {
   refusal(tool: string): string | undefined;
   /** Reports a restart, or a failed one. */
   onProblem(message: string): void;
+  /** Told after a restart: the new process's tools may differ from the old one's. */
+  onRestarted?(): void;
 }
 
 /** Why a call found its server dead and could not go to a restarted one: the message is complete as it is. */
@@ -79,6 +81,7 @@ export function restartable(first: Session, policy: RestartPolicy, hooks: Restar
     current = next;
     failedAt = undefined;
     hooks.onProblem(`${name}: the MCP server was started again after it ended (restart ${restarts} of ${policy.maxRestarts})`);
+    hooks.onRestarted?.();
   }
 
   return {
@@ -102,7 +105,7 @@ export function restartable(first: Session, policy: RestartPolicy, hooks: Restar
     get closedAt() {
       return current.closedAt;
     },
-    async call(tool, args, timeoutMs, signal): Promise<CallToolResult> {
+    async call(tool, args, timeoutMs, signal, meta): Promise<CallToolResult> {
       if (!closed && current.closedBecause !== undefined) {
         if (left() <= 0) throw new Error(`${current.closedBecause}${note()}`);
         // Calls that find it dead together wait for one restart.
@@ -111,7 +114,7 @@ export function restartable(first: Session, policy: RestartPolicy, hooks: Restar
         const refused = hooks.refusal(tool);
         if (refused !== undefined) throw new RestartError(refused);
       }
-      return current.call(tool, args, timeoutMs, signal);
+      return current.call(tool, args, timeoutMs, signal, meta);
     },
     async close() {
       closed = true;

@@ -9,13 +9,21 @@ import { IFC_META_KEY, PARTS_META_KEY, applyPartLabels, ifcLabel } from "./label
 
 /** A tool call that failed: the server said `isError`, or the call itself failed. */
 export class McpToolError extends Error {
+  /** For the call layer: a request timeout may be tried again. */
+  retryable?: boolean;
+  /** For the call layer: `ECONNRESET` when the connection is gone (closed transport, crashed server). */
+  code?: string;
+
   constructor(
     message: string,
     /** A label a trusted server put on the error; the host joins it into what the program sees. */
     readonly label?: Label,
+    how: { retryable?: boolean; code?: string } = {},
   ) {
     super(message);
     this.name = "McpToolError";
+    if (how.retryable !== undefined) this.retryable = how.retryable;
+    if (how.code !== undefined) this.code = how.code;
   }
 }
 

@@ -8,6 +8,7 @@
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { ResolvedServer } from "./config.js";
+import { cappedFetch } from "./http-cap.js";
 import { checkableOutput } from "./schema.js";
 import type { McpProtocol } from "./types.js";
 
@@ -23,6 +24,8 @@ export interface SessionOptions {
   protocol: McpProtocol;
   /** Largest single message accepted from a stdio server before the connection is dropped. */
   maxMessageBytes: number;
+  /** The largest message read from an HTTP server (default `maxMessageBytes`): there, one too large fails its call, not the connection. */
+  maxHttpMessageBytes?: number;
   /** Called when the server's tool listing changed (already re-listed). */
   onToolsChanged?: (tools: McpTool[]) => void;
   /** Called when something goes wrong on the connection (malformed messages, a lost server). */
@@ -41,7 +44,8 @@ export interface Session {
   readonly closedBecause?: string;
   /** When it ended (milliseconds since the epoch). */
   readonly closedAt?: number;
-  call(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult>;
+  /** Calls a tool; `meta` goes as the request's `_meta` (trace context, idempotency key). */
+  call(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal, meta?: Record<string, string>): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -89,9 +93,13 @@ async function gone(pid: number | undefined, ms: number): Promise<void> {
  */
 class InPlaceProbeStdioTransport extends StdioClientTransport {}
 
-function makeTransport(server: ResolvedServer, options: SessionOptions, stderr: string[]) {
+function makeTransport(server: ResolvedServer, options: SessionOptions, stderr: string[], onOversize: (message: string) => void) {
   const t = server.transport;
-  if (t.kind === "http") return new StreamableHTTPClientTransport(t.url, { requestInit: { headers: t.headers } });
+  if (t.kind === "http") {
+    const max = options.maxHttpMessageBytes ?? options.maxMessageBytes;
+    const tooLarge = () => `the MCP server ${server.name} sent a message of more than ${max} bytes; sluice stopped reading it (maxResultBytes)`;
+    return new StreamableHTTPClientTransport(t.url, { requestInit: { headers: t.headers }, fetch: cappedFetch(max, tooLarge, onOversize) });
+  }
   const Transport = (server.protocol ?? options.protocol) === "auto" ? StdioClientTransport : InPlaceProbeStdioTransport;
   const transport = new Transport({
     command: t.command,
@@ -191,7 +199,14 @@ export async function openSession(server: ResolvedServer, options: SessionOption
       if (connected) options.onProblem?.(closedBecause);
     }
   };
-  const transport = makeTransport(server, options, stderr);
+  /** Why the last HTTP answer was cut off, for the call that was waiting for it. */
+  let oversize: string | undefined;
+  /** Calls waiting for an answer: one cut off may be any of theirs, and the SDK would wait for it until the timeout. */
+  const waiting = new Set<AbortController>();
+  const transport = makeTransport(server, options, stderr, (message) => {
+    oversize = message;
+    for (const c of waiting) c.abort(new Error(message));
+  });
   try {
     await client.connect(transport, { timeout: options.connectTimeoutMs });
     tools = (await client.listTools(undefined, { timeout: options.connectTimeoutMs, cacheMode: "refresh" })).tools;
@@ -221,12 +236,24 @@ export async function openSession(server: ResolvedServer, options: SessionOption
     get closedAt() {
       return closedAt;
     },
-    async call(name, args, timeoutMs, signal) {
+    async call(name, args, timeoutMs, signal, meta) {
       if (closedBecause !== undefined) throw new Error(closedBecause);
-      return (await client.callTool(
-        { name, arguments: args },
-        { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal === undefined ? {} : { signal }), toolDefinition: definitionFor(tools, name) },
-      )) as CallToolResult;
+      oversize = undefined;
+      const mine = new AbortController();
+      waiting.add(mine);
+      const both = signal === undefined ? mine.signal : AbortSignal.any([signal, mine.signal]);
+      try {
+        return (await client.callTool(
+          { name, arguments: args, ...(meta === undefined || Object.keys(meta).length === 0 ? {} : { _meta: meta }) },
+          { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal: both, toolDefinition: definitionFor(tools, name) },
+        )) as CallToolResult;
+      } catch (err) {
+        const cut = mine.signal.aborted ? (mine.signal.reason as Error).message : oversize;
+        if (cut !== undefined) throw new Error(cut);
+        throw err;
+      } finally {
+        waiting.delete(mine);
+      }
     },
     async close() {
       if (closing) return;

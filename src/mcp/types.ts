@@ -165,6 +165,8 @@ export interface McpToolInfo {
   pin: McpPinStatus;
   /** The change, when `pin` is `"changed"`. */
   change?: string;
+  /** Set when the server changed or removed the tool while connected (its calls are refused): what changed. */
+  changedWhileConnected?: string;
   /** Which description the planner sees: the server's, the configuration's, or none. */
   description: "server" | "config" | "none";
   /** Warnings about the tool, e.g. a description naming another server's tools. */

@@ -20,6 +20,7 @@
  */
 import type { RunError } from "../runtime/types.js";
 import type { JsonSchema, Tool } from "../tools/types.js";
+import { placeIsTrusted } from "../runtime/error-place.js";
 
 /** Kinds the runtime reports; any other kind is reported as a runtime error. */
 const KINDS: ReadonlySet<string> = new Set(["syntax", "unsupported", "runtime", "limit", "policy"]);
@@ -146,10 +147,13 @@ function position(n: unknown): number | undefined {
   return typeof n === "number" && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
+/** Whether the planner may see where a run failed: the runtime's rule, shared with `sluice serve`. */
+export { placeIsTrusted };
+
 /** The kind, line and column of an error, as fixed strings and numbers only. */
 export function errorPlace(error: RunError | undefined): { kind: string; line?: number; column?: number } {
   const kind = error !== undefined && KINDS.has(error.kind) ? error.kind : "runtime";
-  const line = position(error?.line);
+  const line = placeIsTrusted(error) ? position(error?.line) : undefined;
   return { kind, line, column: line === undefined ? undefined : position(error?.column) };
 }
 

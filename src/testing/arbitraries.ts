@@ -17,8 +17,9 @@
 import fc from "fast-check";
 import { Label } from "../labels/index.js";
 import type { Tool } from "../tools/types.js";
-import { arrowBodyArb, functionBodyArb, type SinkSpec, statementArb, topScope } from "./gen-statements.js";
+import { arrowBodyArb, functionBodyArb, type SinkSpec, type StmtScope, statementArb, topScope } from "./gen-statements.js";
 import { focusedStatementArb } from "./gen-focused.js";
+import { mechanismStatementArb } from "./gen-mechanisms.js";
 import { type Guard, labeledListSource, recordSource, strictSink } from "./kit-tools.js";
 
 export { numExpr, strExpr, condExpr, arrExpr, objExpr, sinkValue, FEATURES, type ExprScope, type ArgKind } from "./gen-expressions.js";
@@ -126,6 +127,8 @@ export interface PlanOptions {
   depth?: number;
   /** Constructs to leave out, by tag (see FEATURES). */
   avoid?: readonly string[];
+  /** The focused statements to use instead of the default ones (e.g. libraryStatementArb). */
+  focus?: (sc: StmtScope) => fc.Arbitrary<string>;
 }
 
 const DEFAULT_SINKS: readonly SinkSpec[] = [{ name: "send" }, { name: "publish" }];
@@ -153,7 +156,8 @@ export function planArb(options: PlanOptions = {}): fc.Arbitrary<string> {
   const avoid = [...(options.avoid ?? [])].sort();
   const top = topScope(options.depth ?? 2, sinks, reader, avoid);
   const stmt = statementArb(top);
-  const focused = focusedStatementArb(top);
+  const focused = (options.focus ?? focusedStatementArb)(top);
+  const mechanism = mechanismStatementArb(top);
   return fc
     .record({
       awaitReads: avoid.includes("await") ? fc.constant(false) : fc.boolean(),
@@ -167,6 +171,8 @@ export function planArb(options: PlanOptions = {}): fc.Arbitrary<string> {
       stmts: fc.oneof(
         { withCrossShrink: true },
         fc.array(focused, { minLength: 1, maxLength: 4 }),
+        // The shapes every leak mechanism found so far hid in, among focused statements.
+        fc.array(fc.oneof(mechanism, focused), { minLength: 1, maxLength: 4 }),
         fc.array(stmt, { minLength: 1, maxLength: 2 }),
         fc.array(stmt, { minLength: 1, maxLength: options.statements ?? 6 }),
       ),

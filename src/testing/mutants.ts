@@ -56,6 +56,7 @@ export const MUTANTS: readonly MutantInfo[] = [
   { name: "defaultDropsTest", breaks: "a destructuring default drops the label of the value it replaced", where: "patterns.ts withDefault" },
   { name: "logicalDropsLeft", breaks: "`a && b`, `a || b`, `a ?? b` drop a's label when they yield b", where: "expressions.ts LogicalExpression" },
   { name: "compoundDropsRight", breaks: "`x op= y` drops y's label", where: "calls.ts AssignmentExpression" },
+  { name: "finallyDropsPc", breaks: "a finally block that completes normally forgets what decided it did not return, break or throw instead", where: "statements.ts TryStatement" },
   { name: "hiddenStateUnlabeled", breaks: "`Math.random` and a global regex's `test`/`exec` ignore what moved their hidden state", where: "builtins/globals.ts random, builtins/regexp.ts advanced" },
 ];
 

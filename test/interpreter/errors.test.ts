@@ -18,7 +18,7 @@ describe("program errors", () => {
   const unsupported: Array<[string, string, RegExp]> = [
     ["class", "class A {}", /classes are not supported; use plain objects/],
     ["this", "function f() { return this; }", /`this` is not supported/],
-    ["new of something else", "const m = new Map();", /only supported for Error types and Date/],
+    ["new of something else", "const m = new WeakMap();", /only supported for Error types, Date/],
     ["getter", "const o = { get x() { return 1; } };", /getters and setters/],
     ["__proto__", "const o = {}; o.__proto__ = null;", /`__proto__` is not supported/],
     ["prototype", "Array.prototype.push = 1;", /`prototype` is not supported/],
@@ -28,7 +28,7 @@ describe("program errors", () => {
     ["import()", "import('fs')", /cannot be imported/],
     ["with", "with (Math) { max(1, 2); }", /`with` is not supported/],
     ["generator", "function* g() { yield 1; }", /generators are not supported/],
-    ["tagged template", "String.raw`x`", /tagged templates/],
+    ["tagged template", "const tag = (s) => s; tag`x`", /tagged templates other than String.raw/],
     ["lookbehind regex", "/(?<=a)b/.test('ab')", /not supported.*linear time/],
     ["assignment to a constant", "const x = 1; x = 2;", /`x` is a constant; declare it with let/],
   ];
@@ -96,6 +96,49 @@ describe("limits and hostile programs", () => {
     const r = await run(`/(a+)+$/.test(${JSON.stringify(input)})`);
     expect(r.status).toBe("completed");
     expect(r.value).toBe(false);
+  });
+
+  it("text too long for the host, or nested too deep for its stack, is a limit a catch cannot swallow", async () => {
+    // Whether the host gives out depends on the data (how long, how deep) and on the host, so
+    // catching it would let either decide what the rest of the try does.
+    const long = await run(`const x = "a".repeat(4194304); const parts = []; for (let i = 0; i < 140; i++) parts.push(x); let r = "joined"; try { parts.join(""); } catch (e) { r = "caught"; } r;`, { memoryBytes: 64 * 1024 * 1024 });
+    expect(long.error).toMatchObject({ kind: "limit" });
+    const deep = await run(`let s = "1"; for (let i = 0; i < 20000; i++) s = "[" + s + "]"; let r = "parsed"; try { JSON.parse(s); } catch (e) { r = "caught"; } r;`);
+    expect(deep.error).toMatchObject({ kind: "limit" });
+    const bad = await run(`let r = "parsed"; try { JSON.parse("[1,"); } catch (e) { r = e.name; } r;`);
+    expect(bad.value).toBe("SyntaxError");
+  });
+
+  // Each allocation is charged before the host builds it (not after), so these end at the memory
+  // limit instead of exhausting the host's heap; with 4 MB they end at once.
+  it.each([
+    ["Array.from of a long string", `const s = "ab".repeat(2 ** 20); Array.from(s).length;`],
+    ["an object spread of a long string", `const s = "ab".repeat(2 ** 20); Object.keys({ ...s }).length;`],
+    ["text converted from an array of long parts", `const x = "a".repeat(2 ** 16); const parts = []; for (let i = 0; i < 100; i++) parts.push(x); const keep = []; for (let i = 0; i < 10; i++) keep.push(String(parts)); keep.length;`],
+    ["rests copied from a big array", `const big = []; for (let i = 0; i < 20000; i++) big.push(i); const keep = []; for (let i = 0; i < 100; i++) { const [a, ...rest] = big; keep.push(rest); } keep.length;`],
+    ["rests copied from a big object", `const big = {}; for (let i = 0; i < 2000; i++) big["k" + i] = i; const keep = []; for (let i = 0; i < 100; i++) { const { k0, ...rest } = big; keep.push(rest); } keep.length;`],
+    ["closures keeping large environments", `function mk() { ${Array.from({ length: 500 }, (_, i) => `var x${i};`).join(" ")} return () => 1; } const keep = []; for (let i = 0; i < 2000; i++) keep.push(mk()); keep.length;`],
+  ])("%s ends at the memory limit", async (_name, src) => {
+    const r = await run(src, { memoryBytes: 4 * 1024 * 1024, steps: 10_000_000 });
+    expect(r.error).toMatchObject({ kind: "limit" });
+    expect(r.error?.message).toMatch(/allocated more than 4194304 bytes|an array grew past/);
+  });
+
+  it("a regular expression over a text too long for the time left ends the run before the scan", async () => {
+    // RE2 cannot be interrupted mid-scan: the time a scan needs is checked before it starts.
+    const r = await run(`const s = "a".repeat(1 << 22); /(a|b)*(c|d)/.test(s);`, { timeMs: 50 });
+    expect(r.error).toMatchObject({ kind: "limit" });
+    expect(r.error?.message).toContain("time limit of 50 ms");
+  });
+
+  it("a plan too large or nested too deeply to analyse is refused with what to write instead", async () => {
+    // The static pass visits each node once per region around it; it is bounded, so compiling
+    // (outside the run's limits) cannot take more than about a second.
+    const r = await run("let x = 1;\n" + "if (x) {".repeat(150) + "x;".repeat(20000) + "}".repeat(150));
+    expect(r.error).toMatchObject({ kind: "unsupported", line: 2 });
+    expect(r.error?.message).toContain("split it into smaller functions");
+    const ok = await run("let x = 1;\n" + "if (x) {".repeat(80) + "x;".repeat(4000) + "}".repeat(80));
+    expect(ok.status).toBe("completed");
   });
 
   it("a catch block cannot swallow a limit", async () => {

@@ -43,6 +43,10 @@ describe("sort", () => {
     "['b', 'a'].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))",
     "[3, 1, 2].sort((a, b) => a > b)",
     "Object.entries({ n: 2, m: 2, a: 5 }).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))",
+    // A comparator that reshapes the array: the copy taken at the start is sorted and written back.
+    "const xs = ['m', 'zz', 'a']; let first = true; const seen = []; xs.sort((x, y) => { if (first) { first = false; xs.length = 0; } else seen.push(y); return 0; }); [xs, seen]",
+    "const ys = ['m', 'zz', 'a']; let first = true; ys.sort((x, y) => { if (first) { first = false; ys.push('q'); } return x < y ? -1 : 1; }); ys",
+    "const zs = [3, 1, 2]; let first = true; zs.sort((x, y) => { if (first) { first = false; zs.shift(); } return x - y; }); zs",
   ]);
 });
 

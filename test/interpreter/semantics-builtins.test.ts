@@ -7,6 +7,8 @@ import { sameAsV8 } from "./semantics-support.js";
 
 describe("Object", () => {
   sameAsV8([
+    // delete answers true whether or not the key was there.
+    "const o = { k: 1 }; [delete o.k, delete o.k, delete o.missing, Object.keys(o)]",
     "const o = { b: 1, a: 2, 2: 'x', 1: 'y' }; [Object.keys(o), Object.values(o), Object.entries(o)]",
     "[Object.keys([4, 5]), Object.values('hi'), Object.entries([7])]",
     "Object.fromEntries([['a', 1], ['b', [2]], ['a', 3]])",
@@ -26,6 +28,8 @@ describe("Object", () => {
 
 describe("JSON", () => {
   sameAsV8([
+    // Only a number or a string indents: an object given as space is ignored.
+    "[JSON.stringify({ a: 1 }, null, ['--']), JSON.stringify([1], null, new Error('++')), JSON.stringify([1], null, new Date(0)), JSON.stringify([1], null, '  '), JSON.stringify([1], null, 12)]",
     "JSON.stringify({ a: 1, b: [1, 'two', null, true], c: { d: {} } })",
     "JSON.stringify({ a: [1, { b: 2 }] }, null, 2)",
     "JSON.stringify([1, [2]], null, '--')",

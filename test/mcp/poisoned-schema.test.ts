@@ -9,14 +9,14 @@ import { describe, expect, it } from "vitest";
 import { createRuntime, defineTool, Label, plannerSystemPrompt } from "../../src/index.js";
 import { connect, homeFolder, testServer } from "./support.js";
 
-/** Each instruction the server hides in its schema, one word per channel, so a leak names its channel. */
+/** Each instruction the server hides in its schema, one word per channel, so a leak names its channel (words the planner prompt never uses otherwise: `delete` is a Map method). */
 const WORDS = {
   propertyName: "Exfiltrate",
   enumValue: "Obey",
   constValue: "Forward",
   numberKeyword: "Transfer",
   requiredName: "Wire",
-  definitionName: "Delete",
+  definitionName: "Shred",
   patternProperty: "Leak",
   outputKeyword: "Siphon",
   toolName: "Smuggle",

@@ -7,6 +7,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRuntime } from "../../src/index.js";
+import { mcpOffer } from "../../src/mcp/index.js";
 import { connect, homeFolder, isRunning, processesMarked, testServer } from "./support.js";
 
 const misbehave = (extra: Record<string, unknown> = {}) => ({ mcpServers: { bad: { command: "node", args: [testServer("misbehave")], ...extra } } });
@@ -82,12 +83,37 @@ describe("a server that", () => {
     expect(later.calls[0].reason).toContain("bad_echo changed while connected");
   });
 
+  it("comes back with a new tool: it is taken up as if the server had said tools/list_changed", async () => {
+    const flag = join(homeFolder(), "extra");
+    const warnings: string[] = [];
+    const mcp = await connect(misbehave({ env: { MISBEHAVE_EXTRA_IF: flag } }), { restartDelayMs: 0, onWarning: (w) => void warnings.push(w) });
+    expect(mcp.tools.map((t) => t.name)).not.toContain("bad_extra");
+    const runtime = createRuntime({ tools: mcp.tools });
+    await runtime.run(`try { bad_crash(); } catch (e) {}`);
+    writeFileSync(flag, "");
+    expect((await runtime.run(`bad_echo({ text: "back" })`)).value).toBe("back");
+    for (let i = 0; i < 100 && !mcp.tools.some((t) => t.name === "bad_extra"); i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await createRuntime({ tools: mcp.tools }).run(`bad_extra()`)).value).toBe("extra ran");
+    expect(warnings.some((w) => w.startsWith("bad_extra was added by the MCP server bad while connected"))).toBe(true);
+  });
+
+  it("changes a trusted tool while connected: tool search no longer offers it", async () => {
+    const warnings: string[] = [];
+    const mcp = await connect(misbehave({ trust: "trusted" }), { onWarning: (w) => void warnings.push(w) });
+    const stable = () => mcp.tools.find((t) => t.name === "bad_stable")!;
+    expect(mcpOffer(mcp)(stable())).toBe(true);
+    await createRuntime({ tools: mcp.tools }).run(`bad_rotate()`);
+    for (let i = 0; i < 100 && !warnings.some((w) => w.includes("changed while connected")); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(mcp.toolInfo.find((t) => t.name === "bad_stable")?.changedWhileConnected).toContain("bad_stable changed while connected");
+    expect(mcpOffer(mcp)(stable())).toBe(false);
+  });
+
   it("hangs: the call ends after the per-call timeout with an error that says so", async () => {
     const mcp = await connect(misbehave({ timeoutMs: 300 }));
     const started = Date.now();
     const result = await createRuntime({ tools: mcp.tools }).run(`try { bad_hang(); "answered" } catch (e) { e.message }`);
     expect(result.status).toBe("completed");
-    expect(result.value).toBe("bad_hang failed: the MCP server bad did not answer within 300 ms");
+    expect(result.value).toBe("bad_hang failed (3 attempts): the MCP server bad did not answer within 300 ms");
     expect(Date.now() - started).toBeLessThan(10_000);
     // The server is still usable after a timeout.
     expect((await createRuntime({ tools: mcp.tools }).run(`bad_echo({ text: "hi" })`)).value).toBe("hi");
@@ -117,9 +143,21 @@ describe("a server that", () => {
   it("writes garbage instead of an answer: a timeout error; garbage before a good answer is skipped (a malformed message is reported)", async () => {
     const mcp = await connect({ mcpServers: { raw: { command: "node", args: [testServer("raw")], timeoutMs: 500 } } });
     const runtime = createRuntime({ tools: mcp.tools });
-    expect((await runtime.run(`try { raw_garbage(); } catch (e) { e.message }`)).value).toBe("raw_garbage failed: the MCP server raw did not answer within 500 ms");
+    expect((await runtime.run(`try { raw_garbage(); } catch (e) { e.message }`)).value).toBe("raw_garbage failed (3 attempts): the MCP server raw did not answer within 500 ms");
     expect((await runtime.run(`raw_noisy()`)).value).toBe("fine");
     expect(mcp.warnings.some((w) => w.startsWith("raw: "))).toBe(true);
+  });
+
+  it("gets the call's idempotency key in the request's _meta, the same for the call when previous repeats it", async () => {
+    const mcp = await connect({ mcpServers: { raw: { command: "node", args: [testServer("raw")] } } });
+    const runtime = createRuntime({ tools: mcp.tools, approve: () => true });
+    const first = await runtime.run(`JSON.parse(raw_meta())`);
+    expect(first.status).toBe("completed");
+    const meta = first.value as Record<string, string>;
+    expect(meta["sluice/idempotency-key"]).toBe(first.calls[0].idempotencyKey);
+    expect(meta["sluice/idempotency-key"]).toMatch(/^sluice-/);
+    const other = await runtime.run(`JSON.parse(raw_meta())`);
+    expect((other.value as Record<string, string>)["sluice/idempotency-key"]).not.toBe(meta["sluice/idempotency-key"]);
   });
 
   it("answers with a malformed result: an error the program catches", async () => {

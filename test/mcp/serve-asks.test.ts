@@ -74,3 +74,47 @@ test("an answer that comes after the wait is over finds the plan stopped, its as
   expect(logs.join("\n")).toMatch(/nobody answered within/);
   await client.close();
 });
+
+// The fallback (`--approve yes`) is for clients that cannot show a form. Plans another client
+// leaves waiting must not turn this client's asks into the fallback's "yes": a full server
+// declines them instead, without asking anyone.
+test("when other clients' plans fill the waiting slots, an ask is declined, never answered by the fallback", async () => {
+  const { tools } = exampleWorkspace();
+  const server = createPlanServer({
+    tools,
+    language: { rules: planLanguageRules(), declarations: functionDeclarations(tools), messageIsTrusted },
+    fallback: "yes",
+    maxWaiting: 1,
+    // Long enough that the squatter is still waiting when the person's plan asks, on a loaded machine.
+    askTimeoutMs: 60_000,
+  });
+  const full = await serveOverHttp(server, 0);
+  const connect = async (answer: (message: string) => Promise<boolean>) => {
+    const c = new Client({ name: "t", version: "1" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "legacy" } });
+    c.setRequestHandler("elicitation/create", async (request) => ({ action: "accept", content: { approve: await answer(request.params.message) } }));
+    await c.connect(new StreamableHTTPClientTransport(new URL(full.url)));
+    return c;
+  };
+  const send = `send_email({ to: "boss@corp.com", body: read_file({ path: "~/notes/q3-plan.md" }) });\n"sent"`;
+  try {
+    // The squatter's plan is parked once its ask reaches the squatter's client (never answered).
+    let parked!: () => void;
+    const isParked = new Promise<void>((r) => (parked = r));
+    const squatter = await connect(() => (parked(), new Promise<boolean>(() => {})));
+    const waiting = squatter.callTool({ name: "run_plan", arguments: { source: send } }).catch(() => undefined);
+    await isParked;
+    const asked: string[] = [];
+    const person = await connect(async (m) => (asked.push(m), false));
+    const result = await person.callTool({ name: "run_plan", arguments: { source: send } });
+    const answer = result.structuredContent as unknown as PlanAnswer;
+    expect(answer.status).toBe("blocked");
+    expect(answer.calls.find((c) => c.tool === "send_email")?.approved).toBe(false);
+    expect(answer.note).toMatch(/declined/);
+    await person.close();
+    await squatter.close().catch(() => {});
+    await Promise.race([waiting, new Promise((r) => setTimeout(r, 100))]);
+  } finally {
+    server.close();
+    await full.close();
+  }
+});

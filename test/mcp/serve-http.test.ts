@@ -160,6 +160,18 @@ send_email({ to: mail.from, subject: mail.subject, body: mail.body });`);
     await client.close();
   });
 
+  // The agent wrote the program: a trusted message made of its words and sluice's is shown, as
+  // createAgent shows it to its planner; a withheld one says only that it may quote data.
+  test("a runtime error no data decided is shown when its words are the program's", async () => {
+    const { client } = await connectHost(server.url, mode);
+    const { answer } = await runPlan(client, `const draft = { to: "boss@corp.com" };\nconst extra = draft.options;\nsend_email({ to: draft.to, body: extra.subject });`);
+    expect(answer.error?.kind).toBe("runtime");
+    expect(answer.error?.message).toMatch(/reading 'subject'/);
+    const withheld = await runPlan(client, `const e = get_last_email();\nthrow new Error(e.body);`);
+    expect(withheld.answer.error?.message).toBe("the message is withheld because it may quote data the program read");
+    await client.close();
+  });
+
   test("a corrected plan passed with retry_of does not repeat a call with side effects", async () => {
     const host = await connectHost(server.url, mode, "approve");
     const first = await runPlan(host.client, `${NOTES_TO_BOSS}\nnull.oops`);

@@ -61,7 +61,7 @@ describe("createAgent", () => {
   test("a failed run is reported with line and kind; an untrusted message is withheld", async () => {
     const runtime = fakeRuntime(TOOLS, (_src, run) =>
       run === 1
-        ? { status: "failed", error: { kind: "runtime", message: `cannot read ${INJECTION}`, line: 4, column: 2, label: Label.untrusted("email:eve@evil.com") } }
+        ? { status: "failed", error: { kind: "runtime", message: `cannot read ${INJECTION}`, line: 4, column: 2, label: Label.untrusted("email:eve@evil.com"), placeLabel: Label.trusted() } }
         : { status: "completed" },
     );
     const planner = scriptedPlanner(["first()", "second()"]);

@@ -62,20 +62,35 @@ async function plannerSees(failing: string): Promise<{ bodies: string; feedback:
 }
 
 describe("the planner's feedback after a failed run, on real runs", () => {
-  const leaking: Array<[string, string]> = [
-    ["an uncaught `in` on an email's body", "const m = read_email();\nif (m.body in \"x\") send_message({ to: \"bob\", text: \"hi\" });"],
-    ["JSON.parse of the body in an array", "const m = read_email();\nconst parsed = JSON.parse([m.body]);"],
-    ["a missing property read with the body as the key", "const m = read_email();\nconst index = {};\nconst hit = index.missing[[m.body]];"],
+  // Where the failure happened was decided by the program alone: the planner learns the place.
+  const placed: Array<[string, string]> = [
     ["a stop whose message names the label's sources", "const m = read_email();\nconst boxes = [{ seen: false }, { seen: false }];\nboxes[m.n % 2].seen = true;"],
     ["a thrown Error built from the body", "const m = read_email();\nthrow new Error(m.body);"],
     ["a thrown string from the sender", "const m = read_email();\nthrow m.from;"],
   ];
-  test.each(leaking)("%s: no byte of the email reaches the planner, and the planner still learns where it failed", async (_name, failing) => {
+  test.each(placed)("%s: no byte of the email reaches the planner, and the planner still learns where it failed", async (_name, failing) => {
     const { bodies, feedback, status } = await plannerSees(failing);
     expect(status).toBe("completed");
     for (const w of ATTACKER_WORDS) expect(bodies).not.toContain(w);
     expect(feedback).toMatch(/^The program failed at line \d+/);
     expect(feedback).toContain("The failing line: ");
+    expect(feedback).toContain("withheld");
+  });
+
+  // Whether (and so where) it failed was decided by the email: the place is withheld too, since
+  // the line of the throw that ran says which branch the data took.
+  const decided: Array<[string, string]> = [
+    ["an uncaught `in` on an email's body", "const m = read_email();\nif (m.body in \"x\") send_message({ to: \"bob\", text: \"hi\" });"],
+    ["JSON.parse of the body in an array", "const m = read_email();\nconst parsed = JSON.parse([m.body]);"],
+    ["a missing property read with the body as the key", "const m = read_email();\nconst index = {};\nconst hit = index.missing[[m.body]];"],
+    ["a throw under a branch on the body", "const m = read_email();\nif (m.body.length > 3) throw new Error(\"long\");\nthrow new Error(\"short\");"],
+  ];
+  test.each(decided)("%s: neither the email nor the place its data decided reaches the planner", async (_name, failing) => {
+    const { bodies, feedback, status } = await plannerSees(failing);
+    expect(status).toBe("completed");
+    for (const w of ATTACKER_WORDS) expect(bodies).not.toContain(w);
+    expect(feedback).toMatch(/^The program failed with a runtime error\./);
+    expect(feedback).not.toContain("The failing line: ");
     expect(feedback).toContain("withheld");
   });
 

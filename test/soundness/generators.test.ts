@@ -29,6 +29,14 @@ const CONSTRUCTS: Record<string, RegExp> = {
   forEach: /\.forEach\(/, "forEach(f)": /\.forEach\(f\)/, flatMap: /\.flatMap\(/, flat: /\.flat\(\)/, join: /\.join\(/, "push/pop/unshift/splice/reverse": /\.(push|pop|unshift|splice|reverse)\(/,
   "replace with a function": /\.replace\([^)]*, \(mm\)/, replaceAll: /\.replaceAll\(/, split: /\.split\(/, "string methods": /\.(padStart|toUpperCase|trim|slice|concat|localeCompare|search|match)\(/,
   "number methods": /\.(toFixed|toString)\(/, "exponent": /\*\* 2/, "shifts": />>>|<</,
+  // The shapes of the leak mechanisms (gen-mechanisms.ts).
+  "case test after the first": /case \(\w/, "case test that throws": /case JSON\.parse\(/, "chain tail": /: null\)\?\.\[/, "default parameter": /\(\(q = \(v1 = /,
+  "destructuring target": /\[b0\.go\] = /, "loop-head target": /for \(b0\.go of /, "spread count": /\.\.\.\(\S+ \? \[/, "TDZ reference": /let later0 = 0;/,
+  "shadowing block": /\{ const o = \{\}; o\.k = 1; \}/, "object key": /o\[\[/, "object number": /dd0\+\+/, "spread overwrite": /\{ k: 1, \.\.\.src0 \}/,
+  "rest computed": /\.\.\.r0 \} = \{ k: 1/, "Error name": /e0\.name = /, "factory closures": /const c1 = mk0\(\)/, "chosen callback": /\? Math\.random : Math\.abs/,
+  "builtin as callback": /\.forEach\(Math\.random\)/, "throwing write": /arr\.length = \S+ \? 1 : -1/, "tool call in try": /try \{ read_trusted\(\);/, "replacer walk": /j0\.b = /,
+  "reduceRight/findLastIndex/sort callbacks": /\.(reduceRight|findLastIndex)\(/, "fresh deep path": /h0\.t\.k = /, "fresh argument": /forEach\(h0\.f\)/,
+  "write before its declaration": /let h0 = \{\}; set0\(o\)/, "function declaration written first": /f0 = bump0; function f0/, "function name shadowed": /function g0\(g0\)/, "for…in removing a later key": /delete fo0\.c|fa0\.pop\(\)/, "callback chosen by data": /\? f0 : g0\)|\? f0 : "b"\)/, "builtin chosen instead": /\? Array\.from : (Array\.of|\(p0, q0\) => p0)\)/, "Error options chosen by data": /\? \{ cause: 1 \} : undefined\)/, "optional call of a builtin method": /bx0\.push\?\.\(/, "comparator reshaping its array": /if \(first0\) \{ first0 = false; xs0\./, "a function put where a region calls later": /Object\.assign\(ob0, \{ f: g0 \}\)|fs0\[0\] = g0/, "delete's answer": /delete dl0\.b \?/, "stringify space as an object": /JSON\.stringify\(\{ a: 1 \}, null, \[/, "loop head TDZ": /for \(const \[a0 = \S+ \? later0 : 0, later0\] of/, "replacer closing a cycle": /\? cy0 : val\)/, "a path's prefix replaced after a write through it": /o\.n = \{ d: 2 \}|Object\.assign\(ob0, \{ p:/, "logical assignment not made": /[us]\.n\.x (&&|\|\||\?\?)= |lo0\[key0\] (&&|\|\||\?\?)= /, "outside object under a chosen key": /gr0\[[^\]]+\] = it0/, "finally deciding the completion": /\} finally \{ if \(\S+\) \{ (return 2|break); \} \}/,
 };
 
 describe("plan generators", () => {

@@ -26,7 +26,8 @@ export default async function setup(project: TestProject): Promise<void> {
   rmSync(outDir, { recursive: true, force: true });
   await build({
     cwd: root,
-    input: { "cli/main": `${root}src/cli/main.ts` },
+    // The worker is started by its URL, not imported, so it is an entry of its own.
+    input: { "cli/main": `${root}src/cli/main.ts`, "runtime/worker": `${root}src/runtime/worker.ts` },
     platform: "node",
     // Packages stay imports, resolved from node_modules at run time, as in dist/.
     external: [/^[^./]/],

@@ -5,11 +5,12 @@
  */
 import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
-import { enterPc, join2, leavePc, mayThrowOn, reshape, stored, underPc, upgradeCallee, withContents, writeThrough } from "../rules.js";
-import { callBack } from "../rules-calls.js";
-import { charge, checkArrayLength, checkString, st, step } from "../state.js";
-import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Val, elemLabel, isRef, newArr, toStr, truthy, toNum, toKey } from "../values.js";
+import { enterPc, join2, leavePc, mayThrowOn, reshape, stored, underPc, withContents, writeThrough } from "../rules.js";
+import { callBack, upgradeCallback } from "../rules-calls.js";
+import { charge, charsOf, checkArrayLength, checkString, st, step } from "../state.js";
+import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Val, elemLabel, isRef, joinChecked, newArr, toStr, truthy, toNum, toKey } from "../values.js";
 import { type Builtin, argsLabel, asArray, builtin, relIndex, ret, toInt } from "./util.js";
+import { iterableOf } from "./collections.js";
 
 /** Flags of the methods that change the array (refinement `mutation`). */
 const MUTATION: BuiltinFlags = { writes: "self", calls: false, throws: false, refine: "mutation" };
@@ -65,11 +66,11 @@ function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean,
     return (decided = join2(decided, a.label));
   } finally {
     leavePc(saved);
-    upgradeCallee(cb, decided);
+    upgradeCallback(cb, cbL, decided);
   }
 }
 
-function fresh(items: Val[], lbls: Label[] | null, label: Label): Arr {
+export function fresh(items: Val[], lbls: Label[] | null, label: Label): Arr {
   checkArrayLength(items.length);
   charge(16 * items.length + 32);
   return newArr(items, lbls !== null && lbls.some((l) => l !== BOT) ? lbls : null, label);
@@ -163,12 +164,16 @@ const methods: Record<string, Builtin> = {
   sort: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "sort");
     writeThrough(selfL, a);
-    const order = sortOrder(a, selfL, args[0], argLs[0] ?? BOT);
-    a.items = order.idx.map((i) => a.items[i]);
-    if (a.lbls !== null) {
-      const old = a.lbls;
-      a.lbls = order.idx.map((i) => old[i]);
-    }
+    // The elements are taken at the start, as in JavaScript (a comparator that reshapes the
+    // array moves nothing of the sorted copy); the copy is written back over the first ones.
+    const items = a.items.slice();
+    const lbls = items.map((_, i) => lbl(a, i));
+    const order = sortOrder(a, items, lbls, selfL, args[0], argLs[0] ?? BOT);
+    const tail = a.items.length > items.length ? a.items.slice(items.length) : [];
+    const tailLs = tail.map((_, i) => lbl(a, items.length + i));
+    a.items = order.idx.map((i) => items[i]).concat(tail);
+    const sortedLs = order.idx.map((i) => lbls[i]).concat(tailLs);
+    a.lbls = sortedLs.some((l) => l !== BOT) ? sortedLs : null;
     // Rule: the order depends on what the comparisons saw.
     reshape(a, order.decided);
     return ret(a, selfL);
@@ -208,9 +213,8 @@ const methods: Record<string, Builtin> = {
   join: builtin((args, _argLs, self, selfL) => {
     const a = asArray(self, selfL, "join");
     const sep = args[0] === undefined ? "," : toStr(args[0]);
-    const s = a.items.map((x) => (x === null || x === undefined ? "" : toStr(x))).join(sep);
-    charge(2 * s.length);
-    return checkString(s);
+    // Checked and charged (joinChecked) before the host builds the text.
+    return joinChecked(a.items.map((x) => (x === null || x === undefined ? "" : toStr(x))), sep);
   }, READ(undefined)),
   at: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "at");
@@ -374,7 +378,7 @@ function reduce(self: Val, selfL: Label, args: Val[], argLs: Label[], right: boo
   } finally {
     leavePc(saved);
     b = join2(b, a.label);
-    upgradeCallee(cb, b);
+    upgradeCallback(cb, cbL, b);
   }
   // Rule: how many steps folded into the result depends on the length.
   return ret(acc, join2(accL, b));
@@ -384,12 +388,12 @@ function reduce(self: Val, selfL: Label, args: Val[], argLs: Label[], right: boo
  * A stable merge order of indices; `decided` joins what every comparison saw. Which pairs are
  * compared next depends on the answers so far: each comparator call runs under them.
  */
-function sortOrder(a: Arr, selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
-  const idx = a.items.map((_, i) => i);
+export function sortOrder(a: Arr, items: Val[], lbls: Label[], selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
+  const idx = items.map((_, i) => i);
   let decided = base(a, selfL);
   if (cmp === undefined) {
-    for (let i = 0; i < a.items.length; i++) decided = join2(decided, withContents(a.items[i], lbl(a, i)));
-    const keys = a.items.map((v) => (v === undefined ? undefined : toStr(v)));
+    for (let i = 0; i < items.length; i++) decided = join2(decided, withContents(items[i], lbls[i]));
+    const keys = items.map((v) => (v === undefined ? undefined : toStr(v)));
     idx.sort((x, y) => {
       step();
       return keys[x] === undefined ? 1 : keys[y] === undefined ? -1 : keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : 0;
@@ -399,11 +403,11 @@ function sortOrder(a: Arr, selfL: Label, cmp: Val, cmpL: Label): { idx: number[]
   checkCallback(cmp, cmpL, decided);
   const saved = st.spc;
   if (!underPc(join2(decided, cmpL))) enterPc(join2(decided, cmpL));
-  const items = a.items.slice();
   try {
     idx.sort((x, y) => {
       step();
-      const r = callBack(cmp, cmpL, [items[x], items[y]], [join2(decided, lbl(a, x)), join2(decided, lbl(a, y))]);
+      // Each value with its own label, from the copy taken at the start.
+      const r = callBack(cmp, cmpL, [items[x], items[y]], [join2(decided, lbls[x]), join2(decided, lbls[y])]);
       const rl = withContents(r, st.l);
       if (!st.mutants.callbackDropsResult && rl !== BOT && !rl.flowsTo(decided)) {
         decided = join2(decided, rl);
@@ -414,7 +418,7 @@ function sortOrder(a: Arr, selfL: Label, cmp: Val, cmpL: Label): { idx: number[]
     });
   } finally {
     leavePc(saved);
-    upgradeCallee(cmp, decided);
+    upgradeCallback(cmp, cmpL, decided);
   }
   return { idx, decided };
 }
@@ -426,10 +430,13 @@ export const arrayStatics: Record<string, Builtin> = {
   isArray: builtin((args, argLs) => ret(isRef(args[0]) && args[0].k === ARR, argLs[0] ?? BOT), READ("typeOf")),
   of: builtin((args, argLs) => ret(fresh(args.slice(), argLs.slice(), BOT), BOT), READ("elements")),
   from: builtin((args, argLs) => {
-    const src = args[0];
     const srcL = argLs[0] ?? BOT;
+    const src = iterableOf(args[0], srcL);
     let arr: Arr;
-    if (typeof src === "string") arr = fresh([...src], [...src].map(() => srcL), srcL);
+    if (typeof src === "string") {
+      const chars = charsOf(src, 16);
+      arr = fresh(chars, chars.map(() => srcL), srcL);
+    }
     else if (isRef(src) && src.k === ARR) arr = fresh(src.items.slice(), src.items.map((_, i) => lbl(src, i)), join2(srcL, src.label));
     else if (isRef(src) && src.k === OBJ) {
       // An array-like: whether it has a length, and which indices it has, are its shape.

@@ -5,21 +5,21 @@
  * label and every answer's label, contents included.
  */
 import type { Label } from "../../labels/index.js";
-import { callBack } from "../rules-calls.js";
+import { callBack, upgradeCallback } from "../rules-calls.js";
 import { throwError } from "../errors.js";
-import { enterPc, join2, keysLabel, leavePc, underPc, upgradeCallee, withContents } from "../rules.js";
+import { enterPc, join2, keysLabel, leavePc, mayThrowOn, underPc, withContents } from "../rules.js";
 import { st, step } from "../state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type Fn, type Val, elemLabel, enumerableKeys, isRef, setElemLabel } from "../values.js";
 
 /** Runs `walk` under the pc `d` and upgrades what the callback may write when it ends. */
-function underCallback<T>(cb: Fn, d: Label, walk: () => T): T {
+function underCallback<T>(cb: Fn, cbL: Label, d: Label, walk: () => T): T {
   const guarded = !underPc(d);
   const saved = guarded ? enterPc(d) : st.spc;
   try {
     return walk();
   } finally {
     if (guarded) leavePc(saved);
-    upgradeCallee(cb, d);
+    upgradeCallback(cb, cbL, d);
   }
 }
 
@@ -72,11 +72,14 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
   const saved = st.spc;
   let data: unknown;
   try {
-    data = underCallback(cb, d, () => walk("", v, l));
+    data = underCallback(cb, cbL, d, () => walk("", v, l));
   } finally {
     leavePc(saved);
-    upgradeCallee(cb, acc);
+    upgradeCallback(cb, cbL, acc);
   }
+  // Whether the walk threw (a cycle the replacer's answers closed) was decided by every answer,
+  // also when it did not throw.
+  mayThrowOn(acc);
   return { data, l: acc };
 }
 
@@ -109,6 +112,6 @@ export function revive(v: Val, l: Label, cb: Fn, cbL: Label): { v: Val; l: Label
     acc = join2(acc, ol);
     return { v: out, l: ol };
   };
-  const top = underCallback(cb, d, () => walk("", v));
+  const top = underCallback(cb, cbL, d, () => walk("", v));
   return { v: top.v, l: join2(acc, top.l) };
 }

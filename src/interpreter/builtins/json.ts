@@ -70,7 +70,9 @@ export function stringify(args: Val[], argLs: Label[]): Val {
     data = toJsonData(v, new Set(), allowList(replacer));
     l = join2(l, withContents(replacer, argLs[1] ?? BOT));
   }
-  const indent = space === undefined ? undefined : typeof space === "number" ? Math.min(10, space) : toStr(space).slice(0, 10);
+  // As in JavaScript, only a number or a string indents; any object given as space (an array,
+  // an Error, a Date) is ignored, so the indent depends on the argument itself, not its contents.
+  const indent = typeof space === "number" ? Math.min(10, space) : typeof space === "string" ? space.slice(0, 10) : undefined;
   const s = data === undefined ? undefined : JSON.stringify(data, null, indent);
   if (s !== undefined) (charge(2 * s.length), checkString(s));
   return ret(s, join2(l, argLs[2] ?? BOT));
@@ -98,9 +100,13 @@ export function parse(args: Val[], argLs: Label[]): Val {
   // The text, an object's converted contents included.
   const l = withContents(args[0], argLs[0] ?? BOT);
   let data: unknown;
+  const text = toStr(args[0]);
   try {
-    data = JSON.parse(toStr(args[0]));
+    data = JSON.parse(text);
   } catch (err) {
+    // The host's stack ran out (text nested thousands deep): how deep fits is the host's, not
+    // the program's, so it ends the run as a limit rather than being an error it can catch.
+    if (err instanceof RangeError) throw err;
     return throwError("SyntaxError", (err as Error).message, l);
   }
   const reviver = args[1];

@@ -7,8 +7,8 @@ import { RE2JS } from "re2js";
 import { callBack, inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
 import { enterPc, join2, leavePc, underPc, writeThrough } from "../rules.js";
-import { charge, checkArrayLength, checkString, st, step, work } from "../state.js";
-import { BOT, RE, type BuiltinFlags, type ReV, type Val, newArr, toStr } from "../values.js";
+import { charge, checkArrayLength, checkString, expectWork, st, step, work } from "../state.js";
+import { BOT, RE, type Arr, type BuiltinFlags, type ReV, type Val, newArr, newObj, toStr } from "../values.js";
 import { type Builtin, TOTAL, builtin, ret } from "./util.js";
 
 function asRe(self: Val, selfL: Label): ReV {
@@ -23,15 +23,48 @@ function groups(m: ReturnType<RE2JS["matcher"]>, count: number): Val[] {
   return out;
 }
 
+/**
+ * A match as JavaScript gives it: the groups, and `index`, `input` and `groups` (the named
+ * groups, or undefined when the pattern names none). Every part carries the match's label.
+ */
+export function matchResult(m: ReturnType<RE2JS["matcher"]>, re: ReV, s: string, l: Label): Arr {
+  const g = groups(m, re.re.groupCount());
+  charge(16 * g.length + 96);
+  const a = newArr(g, null, l);
+  const names = Object.entries(re.re.namedGroups());
+  let named: Val;
+  if (names.length > 0) {
+    const o = newObj(l);
+    for (const [name, i] of names) o.props.set(name, { v: g[i], l: BOT });
+    named = o;
+  }
+  a.extra = new Map([["index", { v: m.start(), l: BOT }], ["input", { v: s, l: BOT }], ["groups", { v: named, l: BOT }]]);
+  return a;
+}
+
 /** `s.match(re)` without the g flag, and `re.exec(s)`: the first match and its groups, or null. */
 export function matchOnce(s: string, re: ReV, l: Label, from = 0): Val {
+  scanning(s);
   const m = re.re.matcher(s);
   if (!m.find(from)) return null;
-  return newArr(groups(m, re.re.groupCount()), null, l);
+  return matchResult(m, re, s, l);
+}
+
+/** `s.matchAll(re)`: every match with its groups, as an array (iterating it is what programs do). */
+export function matchEvery(s: string, re: ReV, l: Label): Val {
+  const m = re.re.matcher(s);
+  const out: Val[] = [];
+  while (m.find()) {
+    step();
+    checkArrayLength(out.length + 1);
+    out.push(matchResult(m, re, s, l));
+  }
+  return newArr(out, null, l);
 }
 
 /** `s.match(re)` with the g flag: every match, or null. */
 export function matchAll(s: string, re: ReV, l: Label): Val {
+  scanning(s);
   const m = re.re.matcher(s);
   const out: string[] = [];
   while (m.find()) {
@@ -81,6 +114,7 @@ export function stringPattern(p: string, l: Label): ReV {
   try {
     return { k: RE, source: p, flags: "", re: RE2JS.compile(RE2JS.translateRegExp(p), 0), label: l, lastIndex: 0 };
   } catch (err) {
+    if (err instanceof RangeError) throw err;
     return throwError("SyntaxError", `Invalid regular expression: /${p}/: ${(err as Error).message}`, l);
   }
 }
@@ -90,18 +124,20 @@ export function stringPattern(p: string, l: Label): ReV {
  * the pattern (`l`), so they run under that label; their answers join the result (the default
  * rule of the call gate, through callBack), and what they could write is upgraded afterwards.
  */
-export function callReplacer(fn: Val, l: Label, args: Val[]): Val {
+export function callReplacer(fn: Val, fnL: Label, l: Label, args: Val[]): Val {
   const saved = st.spc;
   if (!underPc(l)) enterPc(l);
   try {
-    return callBack(fn, l, args, args.map(() => l));
+    // The function was chosen by its own reference (`fnL`), not by the text it is called on.
+    return callBack(fn, fnL, args, args.map(() => l));
   } finally {
     leavePc(saved);
   }
 }
 
 /** `s.replace(re, rep)`: a string replacement or a function called per match (a callback). */
-export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean): string {
+export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean, repL: Label): string {
+  scanning(s);
   const m = re.re.matcher(s);
   const named = re.re.namedGroups();
   let out = "";
@@ -113,7 +149,7 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean):
     const end = m.end();
     out += s.slice(last, start);
     if (typeof rep === "object" && rep !== null && rep.k === 3) {
-      const r = callReplacer(rep, l, [...g, start, s]);
+      const r = callReplacer(rep, repL, l, [...g, start, s]);
       out += toStr(r);
     } else out += expand(toStr(rep), g, named, start, s);
     checkString(out);
@@ -129,6 +165,7 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean):
  */
 export function splitRe(s: string, re: ReV, limit = 2 ** 32 - 1): Val[] {
   if (limit === 0) return [];
+  scanning(s);
   const m = re.re.matcher(s);
   if (s.length === 0) return m.find() ? [] : [s];
   const out: Val[] = [];
@@ -183,10 +220,18 @@ function start(re: ReV, args: Val[], argLs: Label[], selfL: Label): Label {
   return join2(join2(selfL, re.label), inputsLabel(args.slice(0, 1), argLs.slice(0, 1), undefined, BOT));
 }
 
-/** A match scanned `s` in one step: long texts count steps in proportion, and read the clock. */
-function scanned(s: string): void {
-  if (s.length >= 4096) work(s.length >> 4);
+/** Nanoseconds per character of text a scan is expected to take (measured on re2js). */
+const NS_PER_CHAR = 500;
+
+/**
+ * About to scan `s` in one host call: a long text counts steps in proportion and must leave time
+ * for the scan before the deadline (RE2 in JavaScript takes up to about half a microsecond per
+ * character), so a scan too long for the time left ends the run first.
+ */
+function scanning(s: string): void {
+  if (s.length >= 4096) expectWork(s.length >> 4, s.length * NS_PER_CHAR * 1e-6);
 }
+
 
 /** JavaScript's ToLength: where a match starts, whatever number a program put in lastIndex. */
 function toLength(n: number): number {
@@ -199,14 +244,14 @@ const methods: Record<string, Builtin> = {
     const s = toStr(args[0]);
     const l = start(re, args, argLs, selfL);
     if (!re.flags.includes("g")) {
+      scanning(s);
       const hit = re.re.matcher(s).find();
-      scanned(s);
       return ret(hit, l);
     }
     const m = re.re.matcher(s);
     const from = toLength(re.lastIndex);
+    scanning(s);
     const found = from <= s.length && m.find(from);
-    scanned(s);
     re.lastIndex = found ? m.end() : 0;
     advanced(re, l);
     return ret(found, l);
@@ -220,14 +265,14 @@ const methods: Record<string, Builtin> = {
     const from = global ? toLength(re.lastIndex) : 0;
     if (from > s.length) return (re.lastIndex = 0), ret(null, l);
     const m = re.re.matcher(s);
+    scanning(s);
     const hit = m.find(from);
-    scanned(s);
     if (!hit) {
       if (global) re.lastIndex = 0;
       return ret(null, l);
     }
     if (global) re.lastIndex = m.end() === m.start() ? m.end() + 1 : m.end();
-    return ret(newArr(groups(m, re.re.groupCount()), null, l), l);
+    return ret(matchResult(m, re, s, l), l);
   }, LAST_INDEX),
   toString: builtin((_a, _l, self, selfL) => {
     const re = asRe(self, selfL);
@@ -239,6 +284,7 @@ export const regexpMethods = new Map<string, Builtin>(Object.entries(methods));
 
 /** Used by `String.prototype.search`. */
 export function searchIndex(s: string, re: ReV): number {
+  scanning(s);
   const m = re.re.matcher(s);
   return m.find() ? m.start() : -1;
 }

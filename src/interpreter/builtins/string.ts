@@ -4,15 +4,14 @@
  * Regular expressions run on RE2 through regexp.ts, in time linear in the input.
  */
 import type { Label } from "../../labels/index.js";
-import { upgradeCallee } from "../rules.js";
-import { inputsLabel } from "../rules-calls.js";
+import { inputsLabel, upgradeCallback } from "../rules-calls.js";
 import { throwError } from "../errors.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Val, isRef, newArr, toNum, toStr, type ReV } from "../values.js";
-import { callReplacer, expand, matchAll, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
+import { callReplacer, expand, matchAll, matchEvery, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
 import { type Builtin, argsLabel, asString, builtin, ret, toInt } from "./util.js";
 
-type Impl = (s: string, args: Val[], l: Label) => Val;
+type Impl = (s: string, args: Val[], l: Label, argLs: Label[]) => Val;
 
 /**
  * Wraps a string method. Its result follows the default rule of the call gate (receiver and
@@ -25,12 +24,11 @@ function m(impl: Impl, flags: { calls?: boolean; throws?: boolean; refine?: "fre
     const l = inputsLabel(args, argLs, s, selfL);
     let v: Val;
     try {
-      v = impl(s, args, l);
+      v = impl(s, args, l, argLs);
     } finally {
       // A replacement function's calls were decided by the text and the pattern.
-      if (flags.calls) upgradeCallee(args[1], l);
+      if (flags.calls) upgradeCallback(args[1], argLs[1] ?? BOT, l);
     }
-    if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
     return ret(v, l);
   }, { writes: "none", calls: flags.calls ?? false, throws: flags.throws ?? false, refine: flags.refine });
 }
@@ -44,10 +42,11 @@ function strArray(parts: Val[], l: Label): Val {
   return newArr(parts, null, l);
 }
 
-function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
+/** `rep`'s own label (`repL`) is what chose the replacement function; `l` decides its calls. */
+function replaceWith(s: string, args: Val[], l: Label, all: boolean, repL: Label): string {
   const [pat, rep] = args;
   if (isRe(pat) && all && !pat.flags.includes("g")) return throwError("TypeError", "replaceAll must be called with a global RegExp", l);
-  if (isRe(pat)) return replaceRe(s, pat, rep, l, all || pat.flags.includes("g"));
+  if (isRe(pat)) return replaceRe(s, pat, rep, l, all || pat.flags.includes("g"), repL);
   const needle = str(pat);
   const fn = isRef(rep) && rep.k === 3 ? rep : null;
   const text = fn === null ? str(rep) : "";
@@ -58,7 +57,7 @@ function replaceWith(s: string, args: Val[], l: Label, all: boolean): string {
     const at = s.indexOf(needle, from);
     if (at < 0) break;
     // A function replacement runs once per match, as a callback.
-    const piece = fn !== null ? toStr(callReplacer(fn, l, [needle, at, s])) : expand(text, [needle], {}, at, s);
+    const piece = fn !== null ? toStr(callReplacer(fn, repL, l, [needle, at, s])) : expand(text, [needle], {}, at, s);
     out = checkString(out + s.slice(from, at) + piece);
     from = at + needle.length;
     if (!all) break;
@@ -130,11 +129,15 @@ const methods: Record<string, Builtin> = {
     const parts = isRe(a[0]) ? splitRe(s, a[0], limit) : s.split(str(a[0]), limit);
     return strArray(parts, l);
   }, { refine: "fresh" }),
-  replace: m((s, a, l) => replaceWith(s, a, l, false), { calls: true }),
-  replaceAll: m((s, a, l) => replaceWith(s, a, l, true), { calls: true, throws: true }),
+  replace: m((s, a, l, ls) => replaceWith(s, a, l, false, ls[1] ?? BOT), { calls: true }),
+  replaceAll: m((s, a, l, ls) => replaceWith(s, a, l, true, ls[1] ?? BOT), { calls: true, throws: true }),
   match: m((s, a, l) => {
     const re = isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l);
     return re.flags.includes("g") ? matchAll(s, re, l) : matchOnce(s, re, l);
+  }, { refine: "fresh", throws: true }),
+  matchAll: m((s, a, l) => {
+    if (isRe(a[0]) && !a[0].flags.includes("g")) return throwError("TypeError", "matchAll needs a regular expression with the g flag, e.g. /(?<n>\\d+)/g", l);
+    return matchEvery(s, isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l), l);
   }, { refine: "fresh", throws: true }),
   search: m((s, a, l) => searchIndex(s, isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l)), { throws: true }),
   localeCompare: m((s, a, l) => collate(s, str(a[0], "undefined"), a[1], a[2], l), { throws: true }),

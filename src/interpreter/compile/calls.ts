@@ -6,9 +6,9 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { getMember, methodTable, setMember } from "../members.js";
 import { binary } from "../operators.js";
-import { enterPc, exitRegion, join2, leavePc, mayThrowOn, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, leavePc, mayThrowOn, mayWriteThrough, reshape, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
 import { st } from "../state.js";
-import { BOT, FN, type Fn, type Val, isRef, toKey, toNum, truthy } from "../values.js";
+import { ARR, BOT, FN, OBJ, type Fn, type Val, isRef, toKey, toNum, truthy } from "../values.js";
 import { arrayMethods } from "../builtins/array.js";
 
 const MAP = arrayMethods.get("map");
@@ -18,6 +18,7 @@ import { callFunction } from "./functions.js";
 import { TDZ, compileTarget, throwReference } from "./patterns.js";
 import { hop, resolve } from "./scope.js";
 import { batched } from "../program.js";
+import { NEWABLE_TEXT, newCallee } from "../../language/check.js";
 
 /** Arguments, their labels, and the label of how many there are (spreads decide it). */
 type Args = (env: any) => { args: Val[]; argLs: Label[]; shape: Label };
@@ -174,6 +175,9 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
         const impl = methodTable(o)?.get(k);
         if (impl !== undefined) {
           mayThrowOn(ol);
+          // `o.m?.(…)`: whether o has the method (an array or not, a string or a number) was
+          // decided by o's reference, and with it whether the arguments run.
+          if (optionalCall) optionalLink(ol);
           const a = args(env);
           const f: Fn = { k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol };
           if (tail !== "mapSite" || impl !== MAP) return callFunction(f, ol, a.args, a.argLs, a.shape);
@@ -210,10 +214,14 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
 };
 
 exprHandlers.NewExpression = (node: acorn.NewExpression, cx) => {
-  const name = (node.callee as acorn.Identifier).name;
-  if (resolve(cx.scope, name) !== null) unsupported(node, `\`new ${name}\` is not supported: only Error types and Date can be constructed`);
-  const ctor = cx.globals.values.get(name);
-  if (ctor === undefined) unsupported(node, `\`new ${name}\` is not supported: only Error types and Date can be constructed`);
+  const name = newCallee(node) ?? "";
+  const [root, member] = name.split(".");
+  const why = `\`new ${name}\` is not supported: only ${NEWABLE_TEXT} can be constructed`;
+  if (resolve(cx.scope, root) !== null) unsupported(node, why);
+  const global = cx.globals.values.get(root);
+  // `new Intl.NumberFormat(...)`: a static of a builtin namespace.
+  const ctor = member === undefined ? global : isRef(global) && global.k === FN ? global.statics?.get(member) : undefined;
+  if (ctor === undefined) unsupported(node, why);
   const args = compileArgs(node.arguments, cx);
   return (env) => {
     const a = args(env);
@@ -277,12 +285,17 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
         return {
           get: () => getMember(o, ol, k, kl),
           set: (v, l) => setMember(o, ol, k, kl, v, l, dynamicKey),
-          // The write not made, decided by `l`: the part (or, missing, which keys exist) carries
-          // it, as for a branch not taken; through a labelled reference, every later sink does.
+          // The write not made, decided by `l`, under the same rule as the write made
+          // (setMember): the part (or, missing, which keys exist) carries it; a labelled key
+          // labels the object, a computed one reshapes it; a reference the object's own label
+          // does not cover (where the write would stop) raises every later sink.
           notSet: (l) => {
             const keyL = isRef(k) ? withContents(k, kl) : kl;
-            if (join2(ol, keyL) !== BOT) taintFloor(join2(l, join2(ol, keyL)));
-            upgradeObject(o, keyL === BOT ? toKey(k) : null, join2(l, st.pc));
+            const decided = join2(l, st.pc);
+            if (!isRef(o)) return;
+            if (!mayWriteThrough(ol, o)) taintFloor(join2(decided, ol));
+            if ((dynamicKey || keyL !== BOT) && (o.k === OBJ || o.k === ARR)) reshape(o, join2(decided, keyL));
+            upgradeObject(o, keyL === BOT ? toKey(k) : null, decided);
           },
         };
       },

@@ -90,9 +90,12 @@ function sitePath(p: AccessPath, site: Scope, fx: RegionEffects, cx: Cx): SitePa
   return g === undefined ? null : { root: { value: g }, keys: p.keys };
 }
 
-/** True when a path starts at a local of the region that holds a container or function made there. */
-function isFreshLocal(p: AccessPath, _fx: RegionEffects): boolean {
-  return p.fresh === true;
+/**
+ * True when a path names a container or function made in the region: a fresh local itself, with
+ * no key after it (`o.t` of `const o = { t: outer }` is an outside object).
+ */
+function isFreshLocal(p: AccessPath): boolean {
+  return p.fresh === true && p.keys.length === 0;
 }
 
 /**
@@ -103,7 +106,7 @@ function isFreshLocal(p: AccessPath, _fx: RegionEffects): boolean {
 function resolveArgs(args: RegionEffects["calls"][number]["args"], site: Scope, fx: RegionEffects, cx: Cx) {
   return args.map((a) => {
     if (a === "inert" || a === "opaque") return a;
-    if (isFreshLocal(a, fx)) return "inert" as const;
+    if (isFreshLocal(a)) return "inert" as const;
     return sitePath(a, site, fx, cx) ?? ("opaque" as const);
   });
 }
@@ -117,14 +120,14 @@ function mayBeUserMethod(method: string, cx: Cx): boolean {
 function localCall(c: RegionEffects["calls"][number], site: Scope, fx: RegionEffects, cx: Cx, out: SiteEffects): void {
   const method = c.callee.keys[c.callee.keys.length - 1];
   if (method === undefined) {
-    if (!isFreshLocal(c.callee, fx)) out.unknown = true;
+    if (!isFreshLocal(c.callee)) out.unknown = true;
     return;
   }
   if (mayBeUserMethod(method, cx)) {
     out.unknown = true;
     return;
   }
-  if (cx.globals.effects.changing.has(method) && !(isFreshLocal(c.callee, fx) && c.callee.keys.length === 1)) out.unknown = true;
+  if (cx.globals.effects.changing.has(method) && !(c.callee.fresh === true && c.callee.keys.length === 1)) out.unknown = true;
   if (cx.globals.effects.callsArgs.has(method)) out.calls.push({ callee: null, args: resolveArgs(c.args, site, fx, cx) });
 }
 
@@ -139,7 +142,7 @@ export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects
     if (r !== null) out.vars.push({ hops: r.hops, index: r.binding.index });
   }
   for (const h of fx.heap) {
-    if (isFreshLocal(h.path, fx)) continue;
+    if (isFreshLocal(h.path)) continue;
     const path = sitePath(h.path, site, fx, cx);
     if (path === null) out.unknown = true;
     else out.heap.push({ path, key: h.key, deletes: h.deletes === true });

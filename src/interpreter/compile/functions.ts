@@ -10,12 +10,12 @@ import { regionEffects } from "../../language/effects.js";
 import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
 import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
-import { callBuiltin, isInertBuiltin, setCallFunction } from "../rules-calls.js";
+import { callBuiltin, isInertBuiltin, setCallFunction, upgradeCallback } from "../rules-calls.js";
 import { SecurityStop, charge, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe, isRef } from "../values.js";
 import { type Cx, type Expr, RETURN, type Stmt, compileExpr, siteEffects } from "./context.js";
 import { type Binder, compileTarget } from "./patterns.js";
-import { type Env, type Scope, declare, hoist, newEnv, newScope } from "./scope.js";
+import { type Env, type Scope, declare, hoist, keepEnv, newEnv, newScope } from "./scope.js";
 import { compileBody } from "./statements.js";
 
 /** What a closure needs to run, shared by every closure made from one function literal. */
@@ -68,8 +68,9 @@ export function compileFunction(node: FunctionNode, cx: Cx, name: string): (env:
     selfIndex,
   };
   return (env: Env): Fn => {
-    // A function value and its closure record (the environment it keeps is charged where made).
+    // A function value and its closure record, and the environments it keeps alive.
     charge(96);
+    keepEnv(env, charge);
     const f: Fn = { k: FN, name, label: BOT, closure: { code, env } satisfies Closure };
     return f;
   };
@@ -169,8 +170,12 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     syncPc();
     // What chose the function and how many arguments it got decided everything it did: what it
     // did not do is upgraded as for a region, whether it returned or threw.
+    // A function chosen instead (a builtin that calls its arguments) would have called them.
     const chose = join2(fl, shape);
-    if (chose !== BOT && !chose.flowsTo(callerPc)) upgradeEffects(code.summary, c.env, chose);
+    if (chose !== BOT && !chose.flowsTo(callerPc)) {
+      upgradeEffects(code.summary, c.env, chose);
+      for (let i = 0; i < args.length; i++) upgradeCallback(args[i], argLs[i] ?? BOT, chose, callerPc);
+    }
     st.l = rl;
   }
 }

@@ -7,12 +7,13 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
 import { exitRegion, join2, keysLabel, mayThrowOn, readElem } from "../rules.js";
-import { charge, st, step, syncPc } from "../state.js";
+import { charge, charsOf, st, step, syncPc } from "../state.js";
 import { ARR, BOT, OBJ, type Val, enumerableKeys, truthy } from "../values.js";
 import { type Cx, type Expr, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, stmtHandlers } from "./context.js";
 import { TDZ, type Binder, compileTarget } from "./patterns.js";
 import { type Env, type Scope, declare, newEnv } from "./scope.js";
 import { patternNames } from "../../language/patterns.js";
+import { iterableOf } from "../builtins/collections.js";
 
 /**
  * A loop at the top level completes with undefined unless its body makes a value (as in
@@ -145,8 +146,7 @@ stmtHandlers.ForStatement = (node: acorn.ForStatement, cx) => {
         const out = afterBody(body(env), labels, f);
         if (out !== undefined) return out;
         if (copyPerIteration) {
-          // Each iteration's bindings are kept by the closures made in it.
-          charge(16 * env.v.length + 32);
+          // Each iteration's bindings are kept by the closures made in it (charged when one is: keepEnv).
           env = { v: env.v.slice(), l: env.l.slice(), p: env.p };
         }
         if (update !== null) update(env);
@@ -186,6 +186,7 @@ function compileHead(left: acorn.VariableDeclaration | acorn.Pattern, cx: Cx): {
 /** Iterates an array by index (live, as JavaScript does), a string by code point. */
 function iterate(v: Val, vl: Label, f: LoopFrame, each: (x: Val, xl: Label) => number | undefined): number {
   mayThrowOn(vl);
+  v = iterableOf(v, vl);
   if (typeof v === "string") {
     decide(f, vl);
     for (const ch of v) {
@@ -208,19 +209,29 @@ function iterate(v: Val, vl: Label, f: LoopFrame, each: (x: Val, xl: Label) => n
   return typeError("the value is not iterable; loop over an array or a string (use Object.keys/values/entries for objects)", vl);
 }
 
-/** Iterates the keys of an object (own, enumerable), the indices of an array or a string. */
+/**
+ * Iterates the keys of an object (own, enumerable), the indices of an array or a string. The keys
+ * are taken at the start, as in JavaScript, and a key removed before its turn is skipped: whether
+ * it is visited is decided by the container's shape as it is then, re-joined before every key.
+ */
 function iterateKeys(v: Val, vl: Label, f: LoopFrame, each: (k: Val, kl: Label) => number | undefined): number {
   let keys: string[] = [];
-  let kl = vl;
+  const live = (): Label => {
+    if (typeof v !== "object" || v === null) return vl;
+    if (v.k === OBJ) return join2(join2(vl, v.label), keysLabel(v));
+    return v.k === ARR ? join2(vl, v.label) : vl;
+  };
   if (typeof v === "object" && v !== null) {
-    if (v.k === OBJ) (keys = enumerableKeys(v)), (kl = join2(join2(vl, v.label), keysLabel(v)));
-    else if (v.k === ARR) (keys = v.items.map((_, i) => String(i))), (kl = join2(vl, v.label));
-  } else if (typeof v === "string") keys = [...v].map((_, i) => String(i));
-  decide(f, kl);
-  for (const k of keys) {
+    if (v.k === OBJ) keys = enumerableKeys(v);
+    else if (v.k === ARR) keys = v.items.map((_, i) => String(i));
+  } else if (typeof v === "string") keys = charsOf(v, 32).map((_, i) => String(i));
+  decide(f, live());
+  for (let i = 0; i < keys.length; i++) {
     step();
-    // A key deleted before its turn is skipped, as in JavaScript.
-    if (typeof v === "object" && v !== null && v.k === OBJ && !v.props.has(k)) continue;
+    const k = keys[i];
+    const kl = live();
+    decide(f, kl);
+    if (typeof v === "object" && v !== null && (v.k === OBJ ? !v.props.has(k) : v.k === ARR && i >= v.items.length)) continue;
     const out = each(k, kl);
     if (out !== undefined) return out;
   }

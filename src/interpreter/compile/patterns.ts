@@ -7,10 +7,11 @@ import type { Label } from "../../labels/index.js";
 import { getMember, setMember } from "../members.js";
 import { throwError, typeError } from "../errors.js";
 import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, stored, underPc, withContents } from "../rules.js";
-import { st } from "../state.js";
+import { charge, charsOf, checkArrayLength, st, work } from "../state.js";
 import { ARR, BOT, OBJ, type Arr, type Val, enumerableKeys, newArr, newObj, elemLabel, toKey } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, isInert, unsupported } from "./context.js";
 import { type Env, TDZ, hop, resolve } from "./scope.js";
+import { iterableOf } from "../builtins/collections.js";
 
 /** Stores a value labelled `vl` into a target. */
 export type Binder = (env: Env, v: Val, vl: Label) => void;
@@ -116,6 +117,9 @@ function restOf(v: Val, vl: Label, taken: Set<string>, takenL: Label): Val {
   const out = newObj(join2(vl, takenL));
   vl = join2(vl, takenL);
   if (typeof v === "object" && v !== null && v.k === OBJ) {
+    // A copy as large as the source: charged (and stepped) before it is made, as a spread is.
+    charge(128 * v.props.size + 64);
+    work(v.props.size >> 4);
     for (const k of enumerableKeys(v)) {
       const slot = v.props.get(k)!;
       if (!taken.has(k)) out.props.set(k, { v: slot.v, l: join2(join2(slot.l, v.label), vl) });
@@ -129,10 +133,11 @@ function arrayPattern(n: acorn.ArrayPattern, cx: Cx, declaring: boolean): Binder
   const elems = n.elements.map((e) => (e === null ? null : e.type === "RestElement" ? { rest: compileTarget(e.argument, cx, declaring) } : { bind: compileTarget(e, cx, declaring) }));
   return (env, v, vl) => {
     requireObject(v, vl);
+    v = iterableOf(v, vl);
     let items: () => Val[];
     let structure: () => Label;
     if (typeof v === "string") {
-      const chars = [...v];
+      const chars = charsOf(v, 16);
       items = () => chars;
       structure = () => vl;
     } else if (typeof v === "object" && v !== null && v.k === ARR) {
@@ -146,7 +151,11 @@ function arrayPattern(n: acorn.ArrayPattern, cx: Cx, declaring: boolean): Binder
       const e = elems[i];
       if (e === null) continue;
       if (e.rest !== undefined) {
-        const restItems = items().slice(i);
+        const all = items();
+        checkArrayLength(all.length - i);
+        charge(16 * Math.max(0, all.length - i) + 32);
+        work(Math.max(0, all.length - i) >> 4);
+        const restItems = all.slice(i);
         e.rest(env, newArr(restItems, restItems.map((_, j) => labelOf(i + j)), structure()), structure());
         break;
       }

@@ -12,6 +12,19 @@ export interface Env {
   v: Val[];
   l: Label[];
   p: Env | null;
+  /** Charged against the memory limit (a closure keeps it alive); then so is every parent. */
+  kept?: boolean;
+}
+
+/**
+ * A closure made in `env` keeps it and its parents alive: each environment is charged the first
+ * time one does (16 bytes a slot), so the memory limit sees what closures hold, not every call.
+ */
+export function keepEnv(env: Env | null, charge: (bytes: number) => void): void {
+  for (let e = env; e !== null && e.kept !== true; e = e.p) {
+    charge(32 + 16 * e.v.length);
+    e.kept = true;
+  }
 }
 
 export type BindingKind = "var" | "let" | "const" | "function" | "param" | "catch";
@@ -114,7 +127,9 @@ export function hoist(body: acorn.Statement[] | acorn.ModuleDeclaration[], scope
       declare(scope, st.id.name, "function");
     }
   }
-  hoistVars(body as acorn.Statement[], fnScope);
+  // A function's (or the program's) own body walks every block below it once; a block's own
+  // hoist would walk its subtree again for each enclosing block.
+  if (scope === fnScope) hoistVars(body as acorn.Statement[], fnScope);
 }
 
 /** `var` declarations anywhere in the function body (not nested functions) go to the function scope. */

@@ -149,7 +149,7 @@ stmtHandlers.ThrowStatement = (node: acorn.ThrowStatement, cx) => {
     st.column = column;
     step();
     const v = arg(env);
-    throw new ProgramThrow(v, join2(st.l, st.pc), line, column);
+    throw new ProgramThrow(v, join2(st.l, st.pc), line, column, st.pc);
   };
 };
 
@@ -257,16 +257,20 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     if (decided !== BOT && !underPc(decided)) exitRegion(fx, env, decided);
     if (finalizer !== null) {
       // A finally block that completes normally leaves the try's completion as it was: its
-      // value, and the pending return or jump (a function it calls sets them too).
+      // value, and the pending return, jump or throw (a function it calls sets them too). But
+      // the finally could have ended otherwise (returned, broken, thrown): what decided that
+      // is in the pc now, and decides that the pending completion is the one that happens.
       const { cv, cvl, retV, retL, retPc, jump } = st;
       const r = finalizer(env);
       if (r !== NORMAL) return r;
+      const kept = st.mutants.finallyDropsPc ? BOT : st.pc;
       st.cv = cv;
-      st.cvl = cvl;
+      st.cvl = join2(cvl, kept);
       st.retV = retV;
-      st.retL = retL;
-      st.retPc = retPc;
+      st.retL = join2(retL, kept);
+      st.retPc = join2(retPc, kept);
       st.jump = jump;
+      if (pending !== null && !kept.flowsTo(pending.label)) pending = new ProgramThrow(pending.value, join2(pending.label, kept), pending.line, pending.column, join2(pending.at, kept));
     }
     if (pending !== null) throw pending;
     return completion;

@@ -14,14 +14,14 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { createRuntime, type ApprovalRequest, type RunResult } from "../../runtime/index.js";
+import { createRuntime, placeIsTrusted, type ApprovalRequest, type QuarantinedModel, type RunResult, type SluiceRuntime } from "../../runtime/index.js";
 import { answerText, PLAN_ANSWER_SCHEMA, planAnswer } from "./answer.js";
 import { approvedIn, askRequest, clientCanAsk, clientCanSample } from "./asks.js";
 import { LIST_TOOLS_DESCRIPTION, runPlanDescription } from "./descriptions.js";
 import type { ServeOptions } from "./types.js";
 import { sampledIn, sampleRequest, samplingReader } from "./sampling.js";
 import { startWaitingRun, type Ask, type OpenAsk, type WaitingRun } from "./waiting.js";
-import { requestWatch, watchReader, watchTools, type RequestWatch } from "./watch.js";
+import { requestWatch, watchReader, watchTools, type RequestWatch, type RunWatch } from "./watch.js";
 
 /** What {@link createPlanServer} gives back. */
 export interface PlanServer {
@@ -53,6 +53,21 @@ interface Parked {
   timer: NodeJS.Timeout;
 }
 
+/** What one request gives the runtime it runs in: who answers asks, the reader, where to report. */
+interface Turn {
+  approve: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  reader: QuarantinedModel | undefined;
+  watch: RunWatch;
+}
+
+/** A runtime shared by a run and its retries; `turn` is set while one of them runs. */
+interface Chain {
+  runtime: SluiceRuntime;
+  turn: Turn | undefined;
+  /** Whether the runtime has a quarantined model (a retry without one gets its own runtime). */
+  reads: boolean;
+}
+
 /** How many failed runs are kept for `retry_of`. */
 const KEEP_FAILED = 32;
 const MAX_SOURCE = 1_000_000;
@@ -79,7 +94,8 @@ function toolError(text: string): CallToolResult {
 
 function summary(result: RunResult): string {
   const count = (d: string) => result.calls.filter((c) => c.decision === d).length;
-  const where = result.error?.line === undefined ? "" : ` at line ${result.error.line}`;
+  // The log reaches the client too: the place only when data did not choose it.
+  const where = result.error?.line === undefined || !placeIsTrusted(result.error) ? "" : ` at line ${result.error.line}`;
   return `run_plan: ${result.status}${where}; ${result.calls.length} call(s): ${count("allow")} allowed, ${count("ask")} asked, ${count("deny")} denied`;
 }
 
@@ -96,6 +112,8 @@ export function createPlanServer(options: ServeOptions): PlanServer {
   const codec = createRequestStateCodec<AskState>({ key: randomBytes(32), ttlSeconds: Math.ceil(askTimeoutMs / 1000) + 60 });
   const parked = new Map<string, Parked>();
   const failed = new Map<string, RunResult>();
+  // Weak: a chain lives as long as its failed run is kept for retry_of.
+  const chains = new WeakMap<RunResult, Chain>();
   const sinks = options.tools.some((t) => t.sideEffect);
   const description = runPlanDescription(options.language, options.tools, options.runtime?.quarantined !== undefined ? "configured" : options.sampling === undefined ? "none" : "sampling");
   const fallbackNote = (why: string) => `${why}, so asks were answered "${fallback ? "yes" : "no"}" without asking anyone (sluice serve --approve ${fallback ? "yes" : "no"})`;
@@ -107,22 +125,49 @@ export function createPlanServer(options: ServeOptions): PlanServer {
     return samplingReader(options.sampling, (params) => ask({ kind: "sample", params }));
   }
 
+  /**
+   * The runtime of a run and its retries. A runtime replays only its own records with the
+   * labels their results had (a record from another runtime is plain data, labelled as a
+   * stranger's), so a retry runs in the runtime of the run it corrects; what differs per
+   * request (who answers asks, the reader, the request to report to) is read from `turn`.
+   */
+  function runtimeFor(previous: RunResult | undefined, turn: Turn): Chain {
+    const kept = previous === undefined ? undefined : chains.get(previous);
+    // A chain already running another retry, or whose reader differs, is not shared.
+    if (kept !== undefined && kept.turn === undefined && kept.reads === (turn.reader !== undefined)) return kept;
+    const chain: Chain = { turn: undefined, reads: turn.reader !== undefined, runtime: undefined! };
+    const now = () => chain.turn!;
+    const watch: RunWatch = { get signal() { return now().watch.signal; }, ended: (tool, failed) => now().watch.ended(tool, failed) };
+    const reader: QuarantinedModel | undefined = chain.reads ? { query: (request) => now().reader!.query(request) } : undefined;
+    chain.runtime = createRuntime({ ...options.runtime, tools: watchTools(options.tools, watch), ...(reader === undefined ? {} : { quarantined: reader }), approve: (request) => now().approve(request) });
+    return chain;
+  }
+
   function start(args: RunPlanArgs, can: { ask: boolean; sample: boolean }, previous: RunResult | undefined, notes: Set<string>, watch: RequestWatch): WaitingRun {
-    return startWaitingRun((ask) => {
+    return startWaitingRun(async (ask) => {
       const approve = (request: ApprovalRequest): boolean | Promise<boolean> => {
         if (!can.ask) {
           notes.add(fallbackNote("This MCP client cannot show a person a form (it declares no form elicitation)"));
           return fallback;
         }
+        // Other runs (any client's) fill these slots, so they must not decide the answer: the
+        // fallback stands in only for a client that cannot ask, and a full server declines.
         if (parked.size >= maxWaiting) {
-          notes.add(fallbackNote(`${maxWaiting} plans were already waiting for a person`));
-          return fallback;
+          notes.add(`${maxWaiting} plans were already waiting for a person, so asks were declined without asking anyone; run the plan again once those are answered`);
+          return false;
         }
         return ask({ kind: "approve", request });
       };
-      const reader = watchReader(readerOf(can.sample, ask), watch);
-      const runtime = createRuntime({ ...options.runtime, tools: watchTools(options.tools, watch), ...(reader === undefined ? {} : { quarantined: reader }), approve });
-      return runtime.run(args.source, previous === undefined ? {} : { previous });
+      const turn: Turn = { approve, reader: watchReader(readerOf(can.sample, ask), watch), watch };
+      const chain = runtimeFor(previous, turn);
+      chain.turn = turn;
+      try {
+        const result = await chain.runtime.run(args.source, previous === undefined ? {} : { previous });
+        if (result.status === "failed") chains.set(result, chain);
+        return result;
+      } finally {
+        chain.turn = undefined;
+      }
     });
   }
 
@@ -152,7 +197,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       if (failed.size > KEEP_FAILED) failed.delete(failed.keys().next().value as string);
     }
     const note = notes.size === 0 ? undefined : [...notes].join(". ");
-    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }), program, tools: options.tools });
+    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }), program, tools: options.tools, ...(options.principal === undefined ? {} : { principal: options.principal }) });
     return {
       content: [{ type: "text", text: answerText(answer) }],
       structuredContent: answer as unknown as Record<string, unknown>,

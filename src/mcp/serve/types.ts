@@ -52,14 +52,24 @@ export interface ServeOptions {
   /** Everything else a run needs (quarantined model, limits, permissions). */
   runtime?: Omit<ExtendedRuntimeOptions, "tools" | "approve" | "mutants">;
   /**
-   * What an ask gets when the client supports no form elicitation (or too many plans are
-   * already waiting for a person). Default `"no"`: declined, and the plan stops as blocked.
+   * What an ask gets when the client supports no form elicitation. Default `"no"`: declined,
+   * and the plan stops as blocked. (When too many plans are already waiting for a person, an
+   * ask is declined whatever this says: other clients' runs must not decide it.)
    */
   fallback?: AskFallback;
   /** How long a plan waits for a person's answer; after that the ask counts as declined. Default 10 minutes. */
   askTimeoutMs?: number;
-  /** How many plans may wait for a person at once; asks beyond that get the fallback. Default 32. */
+  /** How many plans may wait for a person at once; asks beyond that are declined. Default 32. */
   maxWaiting?: number;
+  /**
+   * Who the calling agent reads as. Unset (the default), the agent is the user's own: it gets
+   * every value the user may read, with its label saying whose data it is. Set, a run's value, a
+   * call's arguments (and their quotes in reasons) and an error message are given only when this
+   * principal may read them (`label.canBeReadBy(principal)`); otherwise the answer says they are
+   * withheld. Use it when the agent behind the MCP host is not the user's alone (a shared agent,
+   * a model run by someone else).
+   */
+  principal?: string;
   /** The name and version the server reports. */
   serverInfo?: { name: string; version: string };
   /** Where the server reports what it does, one line at a time (stderr in the CLI). */

@@ -30,7 +30,8 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     case "initialize":
       return ok({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "0" } });
     case "tools/list":
-      return ok({ tools: [tool("garbage"), tool("noisy"), tool("wrong_shape"), ...extra] });
+      // "meta" only without a tools file, so a file's tools keep their places under the host's cap.
+      return ok({ tools: [tool("garbage"), tool("noisy"), tool("wrong_shape"), ...(extra.length === 0 ? [tool("meta")] : []), ...extra] });
     case "tools/call":
       switch (msg.params?.name) {
         case "garbage":
@@ -40,6 +41,9 @@ createInterface({ input: process.stdin }).on("line", (line) => {
           return ok({ content: [{ type: "text", text: "fine" }] });
         case "wrong_shape":
           return ok({ content: "not a list of blocks" });
+        case "meta":
+          // What the host sent as the request's _meta, for the tests to read.
+          return ok({ content: [{ type: "text", text: JSON.stringify(msg.params._meta ?? null) }] });
       }
       const listed = extra.find((t) => t.name === msg.params?.name);
       if (listed !== undefined) {

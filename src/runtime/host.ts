@@ -11,7 +11,7 @@ import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { labelParts } from "../tools/output.js";
 import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
-import { createAttemptBudget, createKeyring, newRunKey, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
+import { createAttemptBudget, createKeyring, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
 import { startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
 
 export { thrownText } from "../interpreter/convert.js";
@@ -133,7 +133,9 @@ async function answerQuery(request: HostRequest, host: Host, log: RunLog): Promi
   }
   let answer: unknown;
   try {
-    answer = readHostData(await reader.query({ prompt, schema: schema as JsonSchema }), { labels: "strip", maxBytes: host.maxBytes });
+    // The reader's model calls go through this runtime's layer (its model:anthropic bucket and breaker), under the run's span, stopped with the run.
+    const asked = withCallScope({ layer: host.layer, parent: log.span, signal: log.stop.signal }, async () => reader.query({ prompt, schema: schema as JsonSchema }));
+    answer = readHostData(await asked, { labels: "strip", maxBytes: host.maxBytes });
   } catch (err) {
     entry.error = err instanceof HostDataError ? `the answer is not plain data: ${err.message}` : thrownText(err);
     if (err instanceof NotEnoughInformation) return { kind: "error", cls: "NotEnoughInformationError", message: thrownText(err), label: Label.trusted() };

@@ -9,6 +9,8 @@ export const A = {
   conversationId: "gen_ai.conversation.id",
   requestModel: "gen_ai.request.model",
   responseModel: "gen_ai.response.model",
+  responseId: "gen_ai.response.id",
+  tokenType: "gen_ai.token.type",
   maxTokens: "gen_ai.request.max_tokens",
   finishReasons: "gen_ai.response.finish_reasons",
   inputTokens: "gen_ai.usage.input_tokens",

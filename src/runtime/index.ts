@@ -52,6 +52,12 @@ export interface ExtendedRuntimeOptions extends RuntimeOptions {
   /** Source of the retry jitter, uniform in [0, 1); seed it in simulations. Default Math.random. */
   random?: () => number;
   /**
+   * Put a call's arguments on its `execute_tool` span as `gen_ai.tool.call.arguments` (the
+   * conventions' opt-in attribute) when they and the call's context are trusted and public.
+   * Off by default; results are never put on spans (docs/tool-calls.md, "What spans carry").
+   */
+  traceArguments?: boolean;
+  /**
    * A call layer made with `createCallLayer`, instead of one built from `retry`, `breaker`,
    * `rateLimits`, `random` and `observer` (which must then be left out): share one between
    * runtimes, or with a planner (`anthropicPlanner({ layer })`), so they share buckets and breakers.

@@ -6,6 +6,7 @@
  */
 import type { CallObservation, CallObserver, CallOutcome } from "../calls/types.js";
 import { A } from "./attributes.js";
+import { attemptEvents } from "./handle.js";
 import { meters } from "./metrics.js";
 import { startChatSpan, type ChatResult, type ChatServer } from "./spans.js";
 
@@ -31,12 +32,7 @@ export function chatObserver(o: ChatObserverOptions): CallObserver {
       const chat = startChatSpan(o);
       const span = chat.span;
       return {
-        attempt(n) {
-          if (n > 1) span?.addEvent("sluice.attempt", { [A.attempts]: n });
-        },
-        retry(n, waitMs, kind) {
-          span?.addEvent("sluice.retry", { "sluice.failed_attempt": n, "sluice.wait_ms": waitMs, "error.type": kind });
-        },
+        ...attemptEvents(span),
         end(outcome) {
           span?.setAttribute(A.attempts, outcome.attempts);
           const base = { [A.operation]: "chat", [A.provider]: o.provider ?? "anthropic", [A.requestModel]: o.model };

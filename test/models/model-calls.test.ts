@@ -5,21 +5,14 @@
  * GenAI `chat <model>` span per call with its retries.
  */
 import { metrics, trace, SpanStatusCode } from "@opentelemetry/api";
-import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCallLayer, createRuntime } from "../../src/index.js";
 import { anthropicPlanner, anthropicReader, BudgetExceededError, createUsageMeter, ModelError, withMeter } from "../../src/models/index.js";
 import { overloaded, rateLimited, startMessagesServer, type MessagesServer } from "../support/messages-server.js";
-
-class TestReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected async onForceFlush(): Promise<void> {}
-  protected async onShutdown(): Promise<void> {}
-}
+import { dataPoints, TestReader } from "../support/metrics.js";
 
 let server: MessagesServer;
 let client: Anthropic;
@@ -47,11 +40,7 @@ const EMAIL = { type: "object", properties: { email: { type: "string" } }, requi
 const answer = (email: string) => ({ json: { have_enough_information: true, answer: { email } } });
 const spans = (name: string): ReadableSpan[] => exporter.getFinishedSpans().filter((s) => s.name === name);
 
-async function points(name: string): Promise<Array<{ attributes: Record<string, unknown>; value: unknown }>> {
-  const { resourceMetrics }: { resourceMetrics: ResourceMetrics } = await metricReader.collect();
-  const found = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === name);
-  return (found?.dataPoints ?? []).map((d) => ({ attributes: d.attributes, value: d.value }));
-}
+const points = (name: string) => dataPoints(metricReader, name);
 
 describe("budgets count every attempt", () => {
   it("each attempt is a step charged its worst case; a retry the budget cannot cover is refused before it is sent", async () => {

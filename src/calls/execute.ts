@@ -103,7 +103,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
   const started = Date.now();
   const deadline = started + r.deadlineMs;
   const breaker = env.breakers.get(resource);
-  const obs = guarded(env.observer, () => infoOf(req, resource));
+  const obs = guarded(req.observer ?? env.observer, () => infoOf(req, resource));
   const bucketKeys = [[`tool:${tool.name}`, tool.rateLimit], [resource, env.rateLimits[resource]]] as const;
   const failureLabel = failureLabelOf(req.failureLabel, tool.name, resource);
   let attempts = 0;

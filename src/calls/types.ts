@@ -126,6 +126,11 @@ export interface CallRequest {
   readonly tokens?: number;
   /** For the span: its parent (a handle from the observer's run span) and extra attributes such as MCP's. */
   readonly trace?: { readonly parent?: unknown; readonly attributes?: Readonly<Record<string, string | number | boolean>> };
+  /**
+   * Watches this call instead of the layer's observer: a model call is a `chat <model>` span,
+   * not an `execute_tool` one.
+   */
+  readonly observer?: CallObserver;
 }
 
 /** The call as an observer sees it when it starts. */

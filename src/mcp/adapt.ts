@@ -12,6 +12,7 @@ import { mcpToolPolicy } from "./policy.js";
 import { McpToolError, resultValue } from "./result.js";
 import { RestartError } from "./restart.js";
 import { cleanSchema, compiles, parametersOf } from "./schema.js";
+import { mcpToolAttributes } from "../tracing/index.js";
 import type { McpTool, Session } from "./session.js";
 import type { McpToolOverride } from "./types.js";
 
@@ -59,6 +60,22 @@ function requestMeta(ctx: ToolContext | undefined): Record<string, string> {
   if (ctx?.traceparent !== undefined) meta.traceparent = ctx.traceparent;
   if (ctx?.idempotencyKey !== undefined) meta["sluice/idempotency-key"] = ctx.idempotencyKey;
   return meta;
+}
+
+/** The span attributes of a call to this tool: the session as it is now (a restart makes another). */
+function traceAttributes(input: AdaptInput): Record<string, string | number> {
+  const session = input.session;
+  const t = session.server.transport;
+  const url = t.kind === "http" ? t.url : undefined;
+  const port = url === undefined ? undefined : url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  return mcpToolAttributes({
+    server: session.server.name,
+    tool: input.listed.name,
+    transport: t.kind === "http" ? "http" : "stdio",
+    ...(session.protocolVersion !== undefined ? { protocolVersion: session.protocolVersion } : {}),
+    ...(session.sessionId !== undefined ? { sessionId: session.sessionId } : {}),
+    ...(url !== undefined ? { address: url.hostname, port: port! } : {}),
+  });
 }
 
 function callErrorText(err: unknown, input: AdaptInput): string {
@@ -109,6 +126,7 @@ export function adaptTool(input: AdaptInput): Tool {
     failureLabel: input.resultLabel,
     // One breaker and bucket per server: its tools fail and are rate-limited together.
     resource: `mcp:${server.name}`,
+    traceAttributes: () => traceAttributes(input),
     policy,
     run: async (args: Record<string, unknown>, ctx?: ToolContext) => {
       let result: unknown;

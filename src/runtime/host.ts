@@ -11,8 +11,8 @@ import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { labelParts } from "../tools/output.js";
 import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
-import { createAttemptBudget, createKeyring, newRunKey, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
-import { startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
+import { createAttemptBudget, createKeyring, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
+import { ATTRIBUTES, startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
 
 export { thrownText } from "../interpreter/convert.js";
 import { toolCallView } from "./call-view.js";
@@ -45,6 +45,8 @@ export interface HostConfig extends RuntimeOptions {
   budget?: AttemptLimits;
   /** Watches every call the layer runs (tracing). */
   observer?: CallObserver;
+  /** Put trusted, public arguments on the call's span (`gen_ai.tool.call.arguments`). */
+  traceArguments?: boolean;
 }
 
 /** A tool with its parameters schema compiled. */
@@ -133,7 +135,9 @@ async function answerQuery(request: HostRequest, host: Host, log: RunLog): Promi
   }
   let answer: unknown;
   try {
-    answer = readHostData(await reader.query({ prompt, schema: schema as JsonSchema }), { labels: "strip", maxBytes: host.maxBytes });
+    // The reader's model calls go through this runtime's layer (its model:anthropic bucket and breaker), under the run's span, stopped with the run.
+    const asked = withCallScope({ layer: host.layer, parent: log.span, signal: log.stop.signal }, async () => reader.query({ prompt, schema: schema as JsonSchema }));
+    answer = readHostData(await asked, { labels: "strip", maxBytes: host.maxBytes });
   } catch (err) {
     entry.error = err instanceof HostDataError ? `the answer is not plain data: ${err.message}` : thrownText(err);
     if (err instanceof NotEnoughInformation) return { kind: "error", cls: "NotEnoughInformationError", message: thrownText(err), label: Label.trusted() };
@@ -210,6 +214,32 @@ function foreignLabel(tool: Tool<any, any>): Label {
   return tool.output === undefined ? replayed.join(Label.of({ readers: [], sources: [`${tool.name} (replayed)`] })) : replayed;
 }
 
+/** Longest argument text put on a span; longer is cut (the record has it whole). */
+const MAX_SPAN_ARGUMENTS = 4096;
+
+/**
+ * The call's span attributes: the tool's own (MCP: server, transport, session) and, only when
+ * the runtime opts in with `traceArguments` and the arguments and the call's context are
+ * trusted and public, the arguments. A span goes to whoever runs the tracing backend, so
+ * nothing private and nothing a stranger wrote goes there; results never do.
+ */
+function spanAttributes(tool: Tool<any, any>, args: Record<string, unknown>, record: CallRecord, host: Host): Record<string, string | number | boolean> {
+  let attrs: Record<string, string | number | boolean> = {};
+  try {
+    const own = tool.traceAttributes?.();
+    if (own !== null && typeof own === "object") attrs = { ...own };
+  } catch {
+    // Tracing is best effort.
+  }
+  const a = record.argsLabel;
+  const c = record.context;
+  if (host.config.traceArguments === true && a?.trusted === true && a.isPublic && c?.trusted === true && c.isPublic) {
+    const text = JSON.stringify(args) ?? "";
+    attrs[ATTRIBUTES.toolArguments] = text.length > MAX_SPAN_ARGUMENTS ? `${text.slice(0, MAX_SPAN_ARGUMENTS - 1)}…` : text;
+  }
+  return attrs;
+}
+
 /**
  * Makes the call through the tool-call layer (timeout, retries, breaker, bucket, budget), the
  * tool getting a fresh copy of the arguments at every attempt: what it does to one cannot
@@ -229,7 +259,7 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
     failureLabel: failureLabelOf(tool, args),
     signal: log.stop.signal,
     ...(log.budget === undefined ? {} : { budget: log.budget }),
-    trace: { parent: log.span },
+    trace: { parent: log.span, attributes: spanAttributes(tool, args, record, host) },
   });
   record.attempts = outcome.attempts;
   record.durationMs = outcome.durationMs;

@@ -106,6 +106,11 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
    * for an MCP server's tools, which fail and are rate-limited together). Default its name.
    */
   resource?: string;
+  /**
+   * Attributes for the span of each call (read when the call starts): what an operator needs to
+   * find the server (MCP: method, server, transport, session). Never arguments or results.
+   */
+  traceAttributes?: () => Readonly<Record<string, string | number | boolean>>;
 }
 
 /** A tool after {@link defineTool}: its spec with defaults filled in. */

@@ -1,19 +1,13 @@
 /** Spans and metrics, read back from the OpenTelemetry 2.x SDK's in-memory exporter and a manual reader. */
 import { metrics, trace, SpanStatusCode } from "@opentelemetry/api";
-import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCallLayer } from "../../src/calls/index.js";
 import { otelCallObserver, startChatSpan, startRunSpan, traceDecision, mcpToolAttributes } from "../../src/tracing/index.js";
 import { httpError, request, scriptedTool } from "../calls/support.js";
+import { dataPoints, TestReader } from "../support/metrics.js";
 
-class TestReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected async onForceFlush(): Promise<void> {}
-  protected async onShutdown(): Promise<void> {}
-}
 
 const exporter = new InMemorySpanExporter();
 const reader = new TestReader();
@@ -30,11 +24,7 @@ afterEach(() => exporter.reset());
 const byName = (name: string): ReadableSpan[] => exporter.getFinishedSpans().filter((s) => s.name === name);
 const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
 
-async function metric(name: string): Promise<Array<{ attributes: Record<string, unknown>; value: unknown }>> {
-  const { resourceMetrics }: { resourceMetrics: ResourceMetrics } = await reader.collect();
-  const found = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === name);
-  return (found?.dataPoints ?? []).map((d) => ({ attributes: d.attributes, value: d.value }));
-}
+const metric = (name: string) => dataPoints(reader, name);
 
 describe("spans", () => {
   it("one invoke_agent span per run, execute_tool spans under it with the conventions' and sluice's attributes, traceparent handed to the tool", async () => {

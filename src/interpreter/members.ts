@@ -9,7 +9,7 @@ import { stringMethods } from "./builtins/string.js";
 import { numberMethods } from "./builtins/number.js";
 import { dateMethods } from "./builtins/date.js";
 import { regexpMethods } from "./builtins/regexp.js";
-import { mapMethods, setMethods } from "./builtins/collections.js";
+import { isColl, mapMethods, refuseOwnProperty, setMethods } from "./builtins/collections.js";
 import { throwError, typeError } from "./errors.js";
 import { join2, mayThrowOn, readElem, readSlot, reshape, stored, withContents, writeElem, writeSlot, writeThrough } from "./rules.js";
 import { charge, checkArrayLength, st } from "./state.js";
@@ -104,7 +104,8 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
       const k = toKey(key);
       // A collection's size is its structure; its own properties are read as an object's.
       if (k === "size") return (st.l = join2(join2(join2(objL, keyL), obj.label), obj.shape)), obj.coll.keys.length;
-      if (!obj.props.has(k) && methodTable(obj)?.has(k)) return method(methodTable(obj)!, k, obj, objL, keyL);
+      // No own property can shadow a method (see refuseOwnProperty).
+      if (methodTable(obj)?.has(k)) return method(methodTable(obj)!, k, obj, objL, keyL);
     }
     if (obj.k === OBJ) return readSlot(obj, toKey(key), objL, st.mutants.keyDropsLabel ? BOT : keyL);
     if (obj.k === FN) {
@@ -152,6 +153,7 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
   if (typeof obj !== "object" || obj === null) {
     typeError(`Cannot set properties of ${describe(obj)} (setting '${toKey(key)}')`, join2(objL, keyL));
   }
+  if (isColl(obj)) return refuseOwnProperty(obj, join2(objL, keyL), `Cannot set property '${toKey(key)}'`);
   writeThrough(objL, obj);
   if (computed && (obj.k === OBJ || obj.k === ARR)) reshape(obj);
   if (obj.k === OBJ) return writeSlot(obj, toKey(key), v, vl, keyL);
@@ -197,6 +199,8 @@ export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): bool
   if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
   if (typeof obj !== "object" || obj === null) return typeError(`Cannot delete properties of ${describe(obj)}`, join2(objL, keyL));
+  // A collection has no own properties: nothing to delete, nothing changes (JavaScript's answer).
+  if (isColl(obj)) return true;
   writeThrough(objL, obj);
   if (obj.k === OBJ) {
     obj.props.delete(toKey(key));
@@ -226,6 +230,11 @@ export function hasMember(key: Val, keyL: Label, obj: Val, objL: Label): boolean
   if (typeof obj !== "object" || obj === null) return typeError(`Cannot use 'in' to search for '${toKey(key)}' in ${describe(obj)}`, join2(objL, keyL));
   const k = toKey(key);
   const base = join2(objL, keyL);
+  if (isColl(obj)) {
+    // Its methods and size, whatever it holds: the answer is decided by which kind it is.
+    st.l = base;
+    return k === "size" || methodTable(obj)!.has(k);
+  }
   if (obj.k === OBJ) {
     st.l = st.mutants.hasDropsShape ? join2(base, obj.label) : join2(join2(base, obj.label), obj.shape);
     return obj.props.has(k);

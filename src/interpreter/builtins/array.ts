@@ -390,7 +390,9 @@ function reduce(self: Val, selfL: Label, args: Val[], argLs: Label[], right: boo
  */
 export function sortOrder(a: Arr, items: Val[], lbls: Label[], selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
   const idx = items.map((_, i) => i);
-  let decided = base(a, selfL);
+  // Whether there is a comparator at all (and which) was decided by its reference label, on
+  // the default order as much as on the comparator's.
+  let decided = join2(base(a, selfL), cmpL);
   if (cmp === undefined) {
     for (let i = 0; i < items.length; i++) decided = join2(decided, withContents(items[i], lbls[i]));
     const keys = items.map((v) => (v === undefined ? undefined : toStr(v)));

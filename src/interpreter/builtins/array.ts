@@ -433,6 +433,9 @@ export const arrayStatics: Record<string, Builtin> = {
   of: builtin((args, argLs) => ret(fresh(args.slice(), argLs.slice(), BOT), BOT), READ("elements")),
   from: builtin((args, argLs) => {
     const srcL = argLs[0] ?? BOT;
+    // As in JavaScript, nothing to copy from is a TypeError (other primitives give []).
+    mayThrowOn(srcL);
+    if (args[0] === null || args[0] === undefined) return typeError(`Array.from needs an array, a string, a Map, a Set or an object with a length, got ${args[0]}`, srcL);
     const src = iterableOf(args[0], srcL);
     let arr: Arr;
     if (typeof src === "string") {

@@ -18,6 +18,7 @@ const dist = process.env.SLUICE_DIST ? pathToFileURL(`${resolve(process.env.SLUI
 const { createRuntime, defineTool, labeled, Label, allow, deny } = await import(new URL("index.js", dist).href);
 const { compileProgram } = await import(new URL("interpreter/program.js", dist).href);
 const { DEFAULT_LIMITS } = await import(new URL("interpreter/state.js", dist).href);
+const { readHostData } = await import(new URL("interpreter/convert.js", dist).href);
 
 const noop = () => {};
 
@@ -158,8 +159,8 @@ function planTools(mails) {
 }
 
 /**
- * sluice through the public API: createRuntime with real tools. Each tool call suspends the
- * run and replays it from the top with the answer, so two calls mean three executions.
+ * sluice through the public API: createRuntime with real tools. The run executes once in a
+ * worker thread that blocks on each tool call while this thread decides and makes it.
  */
 export const sluiceTools = {
   name: "sluice createRuntime + tools",
@@ -175,6 +176,33 @@ export const sluiceTools = {
         const decisions = res.calls.map((c) => `${c.tool}:${c.decision}`).join(",");
         if (decisions !== "get_inbox:allow,send_email:allow" || sent.length !== 1) throw new Error(`sluice runtime: unexpected calls ${decisions}`);
         return res.value;
+      },
+      after: noop,
+    };
+  },
+};
+
+/**
+ * The same plan with tools, in-process: one synchronous execute given the two tools' answers
+ * as a record (the inbox `labeled` per sender, as get_inbox returns it). Labels and data are
+ * those of the createRuntime row; the difference is the worker, the host and the policies.
+ */
+export const sluiceRecorded = {
+  name: "sluice in-process, tools' answers given",
+  prepare(source, mails) {
+    const program = compileProgram(`${source}\nresult`, { hostFunctions: ["get_inbox", "send_email", "query_ai_assistant"] });
+    const inbox = readHostData(mails.map((m) => labeled(m, Label.untrusted(`email:${m.from}`))), { labels: "keep" });
+    const record = [
+      { kind: "value", value: inbox, label: Label.trusted() },
+      { kind: "value", value: { ok: true }, label: Label.untrusted("send_email") },
+    ];
+    return {
+      compileMs: () => undefined,
+      before: noop,
+      run: () => {
+        const ex = program.execute(record, DEFAULT_LIMITS);
+        if (ex.kind !== "completed") throw new Error(`sluice recorded: ${ex.kind}: ${ex.message ?? ex.reason ?? ""}`);
+        return ex.value;
       },
       after: noop,
     };

@@ -5,11 +5,12 @@
  *
  *   npm run bench                       (builds, then runs this file)
  *   BENCH_RUNS=21 BENCH_WARMUP=5 node benchmarks/run.js
- *   BENCH_ONLY=numeric node benchmarks/run.js      (cases whose name contains the text)
+ *   BENCH_ONLY=numeric node benchmarks/run.js      (cases whose name contains the text; "calls": the tool-call rows only)
  *   SLUICE_DIST=/path/to/other/dist node benchmarks/run.js   (measure another build of sluice)
  */
 import { buildPrograms } from "./programs.js";
-import { native, sval, quickjs, sluice, sluiceTools } from "./engines.js";
+import { native, sval, quickjs, sluice, sluiceTools, sluiceRecorded } from "./engines.js";
+import { bareRoundTrip, readEachFile, report as callsReport, sequentialCalls } from "./calls.js";
 
 const RUNS = positive(process.env.BENCH_RUNS, 21);
 const WARMUP = positive(process.env.BENCH_WARMUP, 5);
@@ -76,7 +77,10 @@ async function main() {
     const expected = native.prepare(c.body).run();
     const entries = engines.map((e) => ({ name: e.name, runner: e.prepare(c.body) }));
     const isPlan = c.name.startsWith("plan");
-    if (isPlan) entries.push({ name: sluiceTools.name, runner: sluiceTools.prepare(planWithTools, mails) });
+    if (isPlan) {
+      entries.push({ name: sluiceTools.name, runner: sluiceTools.prepare(planWithTools, mails) });
+      entries.push({ name: sluiceRecorded.name, runner: sluiceRecorded.prepare(planWithTools, mails) });
+    }
     const medians = await measure(entries, c.name, expected);
     const row = { name: c.name, ms: {}, compileMs: {} };
     entries.forEach((e, i) => {
@@ -85,10 +89,20 @@ async function main() {
       process.stderr.write(`  ${c.name} / ${e.name}: ${fmtMs(medians[i])} ms\n`);
     });
     rows.push(row);
-    if (isPlan) rows.push({ name: `${c.name}, sluice via createRuntime + 2 tools ¹`, ms: { ...row.ms, sluice: row.ms[sluiceTools.name] }, compileMs: row.compileMs, extra: true });
+    if (isPlan) {
+      rows.push({ name: `${c.name}, sluice via createRuntime + 2 tools ¹`, ms: { ...row.ms, sluice: row.ms[sluiceTools.name] }, compileMs: row.compileMs, extra: true, tools: true });
+      rows.push({ name: `${c.name}, sluice in-process, the 2 tools' answers given ³`, ms: { ...row.ms, sluice: row.ms[sluiceRecorded.name] }, compileMs: row.compileMs, extra: true, recorded: true });
+    }
   }
   qjs.dispose();
   console.log(report(rows, engines));
+  if (ONLY === "" || ONLY === "calls") {
+    const bare = await bareRoundTrip();
+    const seq = await sequentialCalls();
+    const files = await readEachFile();
+    console.log("");
+    console.log(callsReport(seq, files, bare));
+  }
 }
 
 function report(rows, engines) {
@@ -116,7 +130,16 @@ function report(rows, engines) {
   const g = Object.fromEntries(Object.entries(ratios).map(([k, xs]) => [k, geomean(xs)]));
   out.push(`| **geometric mean** (the ${ratios.sval.length} shared programs) | ${names.map(() => "").join(" | ")} | **${fmtX(g.native)}** | **${fmtX(g.sval)}** | **${fmtX(g.quickjs)}** | **${fmtX(g.quickjsExec)}** |`);
   out.push("");
-  out.push("¹ The same plan, but the inbox comes from a `get_inbox` tool (each email `labeled` with its sender) and the draft goes out through a `send_email` tool with a policy; each tool call replays the run, so it executes three times. Ratios compare with the other engines' times on the row above.");
+  out.push("¹ The same plan, but the inbox comes from a `get_inbox` tool (each email `labeled` with its sender) and the draft goes out through a `send_email` tool with a policy; the run executes once, in a worker thread that waits for each tool call. Ratios compare with the other engines' times on the row above.");
+  out.push("");
+  out.push("³ The createRuntime row's program and data, in-process: one synchronous `execute` given the two tools' answers as its record (the inbox `labeled` per sender). It has the same labels to track; what it leaves out is the worker, the host side (validation, policies, the record) and the tool calls.");
+  const tools = rows.find((r) => r.tools);
+  const recorded = rows.find((r) => r.recorded);
+  if (tools !== undefined && recorded !== undefined) {
+    const plain = rows[rows.indexOf(tools) - 1].ms.sluice;
+    out.push("");
+    out.push(`createRuntime with tools / the same plan and answers in-process (³): **${(tools.ms.sluice / recorded.ms.sluice).toFixed(2)}×** (target ≤ 1.5×); / the plan over unlabelled JSON in-process: ${(tools.ms.sluice / plain).toFixed(2)}×.`);
+  }
   out.push("");
   out.push("² quickjs-emscripten can only run source text, so its times include parsing the program (and the data literal inside it); this column subtracts its parse time, measured alone with `compileOnly`. The sluice and sval times never include compiling or parsing (see the last table).");
   out.push("");

@@ -4,6 +4,7 @@
  * node:http, SDKs, a tool's own `throw`), so every field is probed, never assumed.
  */
 import type { FailureKind } from "./types.js";
+import { thrownText } from "../interpreter/convert.js";
 
 /** Connection failures after which nothing (refused) or nothing we can know (reset) was done. */
 const CONNECTION_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
@@ -132,11 +133,12 @@ export function isCallerFault(err: unknown): boolean {
 
 /** The error's own message, for the record. */
 export function messageOf(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  if (typeof err === "string") return err;
+  // thrownText reads a message without trusting it: a getter that throws, a huge text, a string thrown.
+  if (err instanceof Error || typeof err === "string" || err === null || typeof err !== "object") return thrownText(err);
   try {
-    return JSON.stringify(err) ?? String(err);
+    const text = JSON.stringify(err);
+    return text === undefined ? thrownText(err) : thrownText(text);
   } catch {
-    return String(err);
+    return thrownText(err);
   }
 }

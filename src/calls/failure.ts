@@ -94,5 +94,18 @@ export function failureOutcome(err: unknown, c: FailureContext): CallOutcome {
   const { message, detail } = messageFor(kind, err, c);
   const status = err instanceof LayerStop ? undefined : statusOf(err);
   const failure: CallFailure = { kind, summary: SUMMARY[kind](c.tool), ...(detail !== undefined ? { detail } : {}), ...(status !== undefined ? { status } : {}) };
-  return { kind: "error", cls: "Error", message, label: c.label, failure, attempts, durationMs };
+  return { kind: "error", cls: "Error", message, label: c.label.join(carriedLabel(err)), failure, attempts, durationMs };
+}
+
+/**
+ * A label the thrown value carries (an MCP server's error with the server's `_meta` label):
+ * it can only make the failure stricter. Reading it is one property read, guarded.
+ */
+export function carriedLabel(err: unknown): Label {
+  try {
+    const label = err !== null && typeof err === "object" ? (err as { label?: unknown }).label : undefined;
+    return label instanceof Label ? label : Label.trusted();
+  } catch {
+    return Label.trusted();
+  }
 }

@@ -5,12 +5,15 @@
  * before it is printed.
  */
 
-// C0 controls (tab and newline handled separately), DEL, C1 controls, bidirectional overrides
-// and isolates, zero-width and line/paragraph separators.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+// C0 controls (tab and newline handled separately), DEL, C1 controls, line/paragraph
+// separators, and every format character (bidirectional overrides and isolates, zero-width
+// characters, word joiners, and the tag characters U+E0000-E007F that a model reads as ASCII
+// and a terminal shows as nothing), and variation selectors.
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
 
 function escape(ch: string): string {
-  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  const code = ch.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
 /** `text` with every control character escaped; newlines and tabs kept when `multiline`. */

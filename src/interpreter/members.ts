@@ -9,6 +9,7 @@ import { stringMethods } from "./builtins/string.js";
 import { numberMethods } from "./builtins/number.js";
 import { dateMethods } from "./builtins/date.js";
 import { regexpMethods } from "./builtins/regexp.js";
+import { mapMethods, setMethods } from "./builtins/collections.js";
 import { throwError, typeError } from "./errors.js";
 import { join2, mayThrowOn, readElem, readSlot, reshape, stored, withContents, writeElem, writeSlot, writeThrough } from "./rules.js";
 import { charge, checkArrayLength, st } from "./state.js";
@@ -34,6 +35,7 @@ export function methodTable(v: Val): Map<string, BuiltinImpl> | undefined {
       if (v.k === ARR) return arrayMethods;
       if (v.k === DATE) return dateMethods;
       if (v.k === RE) return regexpMethods;
+      if (v.k === OBJ && v.coll !== undefined) return v.coll.kind === "Map" ? mapMethods : setMethods;
       return undefined;
     default:
       return undefined;
@@ -66,7 +68,7 @@ export function builtinEffectNames(globals: Map<string, Val>): BuiltinEffectName
     if (f.writes !== "none") changing.add(name);
     if (f.calls !== false) callsArgs.add(name);
   };
-  for (const table of [stringMethods, numberMethods, arrayMethods, dateMethods, regexpMethods]) for (const [name, impl] of table) note(name, impl);
+  for (const table of [stringMethods, numberMethods, arrayMethods, dateMethods, regexpMethods, mapMethods, setMethods]) for (const [name, impl] of table) note(name, impl);
   for (const v of globals.values()) {
     if (!isRef(v) || v.k !== FN) continue;
     for (const [name, s] of v.statics ?? []) if (isRef(s) && s.k === FN) note(name, flagsOf(s));
@@ -93,7 +95,16 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
       const k = toKey(key);
       if (INDEX.test(k)) return readElem(obj, Number(k), objL, keyL);
       if (k === "length") return (st.l = st.mutants.lengthDropsLabel ? join2(objL, keyL) : join2(join2(objL, keyL), obj.label)), obj.items.length;
+      const extra = obj.extra?.get(k);
+      // A match result's index, input and groups: parts of the array, read as its elements are.
+      if (extra !== undefined) return (st.l = join2(join2(join2(objL, keyL), obj.label), extra.l)), extra.v;
       return method(arrayMethods, k, obj, objL, keyL);
+    }
+    if (obj.k === OBJ && obj.coll !== undefined) {
+      const k = toKey(key);
+      // A collection's size is its structure; its own properties are read as an object's.
+      if (k === "size") return (st.l = join2(join2(join2(objL, keyL), obj.label), obj.shape)), obj.coll.keys.length;
+      if (!obj.props.has(k) && methodTable(obj)?.has(k)) return method(methodTable(obj)!, k, obj, objL, keyL);
     }
     if (obj.k === OBJ) return readSlot(obj, toKey(key), objL, st.mutants.keyDropsLabel ? BOT : keyL);
     if (obj.k === FN) {

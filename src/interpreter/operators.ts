@@ -138,6 +138,9 @@ export function instanceOf(v: Val, name: string): boolean {
       return true;
     case "Error":
       return v.k === OBJ && v.cls !== undefined;
+    case "Map":
+    case "Set":
+      return v.k === OBJ && v.coll?.kind === name;
     default:
       return v.k === OBJ && v.cls === name;
   }

@@ -1,11 +1,13 @@
 /**
- * Compile a program once, run it many times. A run is synchronous; when it needs the host (a
- * tool call, a quarantined-model query) and the answer is not yet in its record, it stops with
- * the request, the host answers, and the run starts again from the top, replaying every
- * recorded answer. The language has no clock and a seeded Math.random, so a replay takes the
- * same path and no tool is called twice.
+ * Compile a program once, run it many times. A run is synchronous and runs once from the top:
+ * when it needs the host (a tool call, a quarantined-model query) it asks through the
+ * {@link HostAnswerer} it was given, which blocks until the host answers (the runtime runs the
+ * interpreter in a worker thread for that; see docs/execution.md). Without an answerer a run
+ * reads a given record of answers and, past its end, stops with the request (`suspended`).
+ * The clock is fixed for the run (`now`), and Math.random is seeded.
  */
 import type * as acorn from "acorn";
+import * as walk from "acorn-walk";
 import { Label } from "../labels/index.js";
 import { parseProgram } from "../language/parse.js";
 import { checkProgram } from "../language/check.js";
@@ -25,8 +27,8 @@ import { builtinEffectNames, methodOf } from "./members.js";
 import { setMethodLookup, join2, deepLabel, mayThrowOn } from "./rules.js";
 import { toInternal, toPlain, type LabelledPath } from "./convert.js";
 import { throwError } from "./errors.js";
-import { Blocked, LimitExceeded, ProgramThrow, SecurityStop, type Mutants, type ResolvedLimits, resetState, st } from "./state.js";
-import { BOT, FN, type Fn, type Val, toStr, describe, isRef, OBJ } from "./values.js";
+import { Blocked, LimitExceeded, ProgramThrow, SecurityStop, type Mutants, type ResolvedLimits, charge, resetState, st } from "./state.js";
+import { ARR, BOT, FN, type Arr, type Fn, type Val, toStr, describe, isRef, newObj, OBJ } from "./values.js";
 
 setMethodLookup(methodOf);
 
@@ -45,7 +47,7 @@ export interface HostRequest {
 }
 
 /**
- * The host's answer to a request, as recorded for replay. `failureLabel` on a value: what
+ * The host's answer to a request. `failureLabel` on a value: what
  * decided that the call did not fail (a remote server, the network), which the label of its
  * error would have carried; for a tool, untrusted when not given (see {@link callHost}).
  */
@@ -54,37 +56,134 @@ export type HostOutcome =
   | { kind: "error"; cls: string; message: string; label: Label }
   | { kind: "blocked"; reason: string };
 
-/** Thrown out of a run that needs the host; not catchable by the program. */
+/** Thrown out of a run that needs the host and has no answerer; not catchable by the program. */
 export class Suspend {
   /** Requests to answer, in order; more than one when `Promise.all` batched them. */
   constructor(readonly requests: HostRequest[]) {}
 }
 
 /**
- * `Promise.all` runs its tool calls together. While its argument is evaluated, a call missing
- * from the record is deferred (collected instead of suspending the run) only in *tail position*:
- * directly an element of the array literal Promise.all is given, or the returned expression of
- * the function literal passed to the builtin `.map` that is Promise.all's argument (see
- * compile/calls.ts). Its stand-in result then lands only in the array Promise.all owns, which
- * the run never returns while a call is pending: no other code sees a stand-in. Any other call
- * made while calls are pending sends them together with itself, in program order.
+ * Answers requests in program order, blocking until every one is answered. An answer list
+ * shorter than the requests means the host stopped at a denial: the calls after it were not made.
  */
-export function batched<T>(evaluate: () => T): T {
+export type HostAnswerer = (requests: HostRequest[]) => HostOutcome[];
+
+/**
+ * A host call `Promise.all` deferred: its request, the stand-in its call returned, and its
+ * answer once the host gave one. `done`: its answer was applied (or dropped with its batch).
+ */
+export interface Pending {
+  request: HostRequest;
+  standIn: Val;
+  outcome?: HostOutcome;
+  done: boolean;
+}
+
+/**
+ * `Promise.all` runs its tool calls together. While its argument is evaluated, a host call is
+ * deferred (its request collected, a stand-in returned) only in *tail position*: directly an
+ * element of the array literal Promise.all is given, or the returned expression of the function
+ * literal passed to the builtin `.map` that is Promise.all's argument (see compile/calls.ts).
+ * Its stand-in then lands only in the array Promise.all owns, which no other code sees before
+ * Promise.all returns it. Any other host call made while calls are pending sends them with
+ * itself, in program order. When the argument is evaluated, the pending calls are sent as one
+ * batch; the host decides them in program order and runs the allowed ones concurrently.
+ *
+ * Semantics (as JavaScript's own Promise.all over calls that all start): every deferred call
+ * is made; then their answers are applied in program order, so the first that failed is what
+ * Promise.all throws, with the labels a sequential call would give it; a denial ends the run.
+ * A throw that ends the evaluation comes after the calls deferred before it: their failures,
+ * in program order, are thrown first.
+ */
+export function batched<T extends { args: Val[] }>(evaluate: () => T): T {
+  if (st.ask === null) return replayBatched(evaluate);
+  const outer = st.batch;
+  const mine = outer ?? [];
+  const start = mine.length;
+  st.batch = mine;
+  try {
+    const out = evaluate();
+    flush();
+    settle(mine, start, out.args[0]);
+    return out;
+  } catch (err) {
+    if (err instanceof LimitExceeded || err instanceof Blocked || err instanceof SecurityStop || err instanceof RangeError) throw err;
+    // What was deferred before the throw came first in program order.
+    flush();
+    settle(mine, start, undefined);
+    throw err;
+  } finally {
+    for (let i = start; i < mine.length; i++) mine[i].done = true;
+    if (outer === null) st.batch = null;
+  }
+}
+
+/** Sends every pending call that has no answer yet, in program order, and keeps the answers. */
+function flush(also?: HostRequest): HostOutcome | undefined {
+  const waiting = st.batch === null ? [] : st.batch.filter((p) => p.outcome === undefined && !p.done);
+  if (waiting.length === 0 && also === undefined) return undefined;
+  const requests = waiting.map((p) => p.request);
+  if (also !== undefined) requests.push(also);
+  const outcomes = ask(requests);
+  waiting.forEach((p, i) => (p.outcome = outcomes[i] ?? NOT_MADE));
+  const denied = outcomes.find((o) => o.kind === "blocked");
+  if (denied !== undefined) throw new Blocked((denied as { reason: string }).reason);
+  return also === undefined ? undefined : outcomes[requests.length - 1];
+}
+
+/** A call after a denial in the same batch: never made (the denial ends the run first). */
+const NOT_MADE: HostOutcome = { kind: "blocked", reason: "an earlier call of the same batch was denied" };
+
+/** Asks the host; the time spent waiting is not the interpreter's and does not count against its limit. */
+function ask(requests: HostRequest[]): HostOutcome[] {
+  const started = Date.now();
+  const outcomes = st.ask!(requests);
+  st.deadline += Date.now() - started;
+  return outcomes;
+}
+
+/**
+ * Applies the answers of this Promise.all's deferred calls in program order, each as the call
+ * would have applied it, and puts each value where its stand-in is in `array` (the array
+ * Promise.all was given). The first failure throws.
+ */
+function settle(batch: Pending[], start: number, array: Val | undefined): void {
+  const at = new Map<Val, number>();
+  if (array !== undefined && isRef(array) && array.k === ARR) array.items.forEach((v, i) => at.set(v, i));
+  for (let i = start; i < batch.length; i++) {
+    const p = batch[i];
+    if (p.done) continue;
+    p.done = true;
+    const v = receive(p.request, p.outcome ?? NOT_MADE);
+    if (array === undefined) continue;
+    const index = at.get(p.standIn);
+    if (index === undefined) throw new Error("internal error: a deferred call's result has no place in Promise.all's array");
+    const arr = array as Arr;
+    arr.items[index] = v;
+    if (st.l !== BOT) {
+      if (arr.lbls === null) arr.lbls = arr.items.map(() => BOT);
+      arr.lbls[index] = join2(arr.lbls[index], st.l);
+    }
+  }
+}
+
+/** The replay form of {@link batched}, for runs that read a record: a batch ends the run with its requests. */
+function replayBatched<T>(evaluate: () => T): T {
   if (st.batch !== null) {
     // Nested: the inner array would be visible to the code around it, so it is never returned
     // with stand-ins in it.
     const out = evaluate();
-    if (st.batch.length > 0) throw new Suspend(st.batch);
+    if (st.batch.length > 0) throw new Suspend(st.batch.map((p) => p.request));
     return out;
   }
   st.batch = [];
   try {
     const out = evaluate();
-    if (st.batch.length > 0) throw new Suspend(st.batch);
+    if (st.batch.length > 0) throw new Suspend(st.batch.map((p) => p.request));
     return out;
   } catch (err) {
     // What was deferred came first in program order: it is made before whatever ended the evaluation.
-    if (st.batch.length > 0 && !(err instanceof LimitExceeded) && !(err instanceof Suspend)) throw new Suspend(st.batch);
+    if (st.batch.length > 0 && !(err instanceof LimitExceeded) && !(err instanceof Suspend)) throw new Suspend(st.batch.map((p) => p.request));
     throw err;
   } finally {
     st.batch = null;
@@ -101,8 +200,14 @@ export type Execution =
 
 /** A compiled program. */
 export interface CompiledProgram {
-  /** Runs once against a record of host answers. */
-  execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants): Execution;
+  /**
+   * Runs the program once. Host calls read `record` first, then ask `answer`; with no answerer,
+   * a call past the record's end stops the run (`suspended`). `now` is the run's clock in
+   * milliseconds since the epoch (what `new Date()` and `Date.now()` give).
+   */
+  execute(record: HostOutcome[], limits: ResolvedLimits, mutants?: Mutants, answer?: HostAnswerer, now?: number): Execution;
+  /** Whether the program names a host function at all (when not, it never asks the host). */
+  readonly namesHost: boolean;
 }
 
 /** The quarantined model's host function. */
@@ -132,19 +237,36 @@ function callHost(name: string, args: Val[], argLs: Label[]): Val {
     parts.push(out.map((x) => ({ path: x.path, label: join2(x.label, st.floor) })));
     return p;
   });
+  // The host keeps a copy of the arguments for the run (its record): they are the run's memory.
+  charge(plainBytes(plain));
   const argLabels = args.map((a, i) => join2(join2(argLs[i] ?? BOT, deepLabel(a)), st.floor));
-  const outcome = st.hostRecord[st.hostIndex];
-  if (outcome === undefined) {
-    const request = { name, args: plain, parts, argLabels, context };
+  const request: HostRequest = { name, args: plain, parts, argLabels, context };
+  const recorded = st.hostRecord[st.hostIndex];
+  st.hostIndex++;
+  if (recorded !== undefined) return receive(request, recorded);
+  if (st.ask === null) {
+    st.hostIndex--;
     if (st.batch === null) throw new Suspend([request]);
-    if (!deferrable) throw new Suspend([...st.batch, request]);
-    st.batch.push(request);
+    if (!deferrable) throw new Suspend([...st.batch.map((p) => p.request), request]);
+    st.batch.push({ request, standIn: undefined, done: false });
     st.hostIndex++;
     // A stand-in: it lands only in the array Promise.all owns, which no code sees while it is pending.
     st.l = BOT;
     return undefined;
   }
-  st.hostIndex++;
+  if (st.batch !== null && deferrable) {
+    // A stand-in of its own, so its answer finds its place in Promise.all's array.
+    const standIn: Val = newObj();
+    st.batch.push({ request, standIn, done: false });
+    st.l = BOT;
+    return standIn;
+  }
+  return receive(request, flush(request) ?? NOT_MADE);
+}
+
+/** Applies the host's answer to a call as the call's result: its value, its error or its denial. */
+function receive(request: HostRequest, outcome: HostOutcome): Val {
+  const { name, argLabels, context } = request;
   // What a call returns depends on its arguments and on the flow that made it.
   const inputs = argLabels.reduce(join2, context);
   // Rule: inside a try, whether a tool call failed was decided by the remote side (its server,
@@ -168,6 +290,33 @@ function callHost(name: string, args: Val[], argLs: Label[]): Val {
   }
 }
 
+/** About what a copy of plain data takes: two bytes a character, a few words a part. */
+function plainBytes(x: unknown): number {
+  let bytes = 0;
+  const stack = [x];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") bytes += 2 * v.length + 16;
+    else if (v !== null && typeof v === "object" && !(v instanceof Date)) {
+      for (const [k, child] of Object.entries(v)) {
+        bytes += 2 * k.length + 16;
+        stack.push(child);
+      }
+    } else bytes += 8;
+  }
+  return bytes;
+}
+
+/** Whether any identifier of the program is one of `names`, whatever it resolves to (an overestimate). */
+function mentions(ast: acorn.Program, names: readonly string[]): boolean {
+  const wanted = new Set(names);
+  let found = false;
+  walk.full(ast, (n) => {
+    if (n.type === "Identifier" && wanted.has((n as acorn.Identifier).name)) found = true;
+  });
+  return found;
+}
+
 /** Options of {@link compileProgram}. */
 export interface CompileOptions {
   /** Names of host functions (tools and `query_ai_assistant`). */
@@ -178,6 +327,7 @@ export interface CompileOptions {
 export function compileProgram(source: string, options: CompileOptions): CompiledProgram {
   const ast = parseProgram(source);
   checkProgram(ast);
+  const namesHost = mentions(ast, options.hostFunctions);
   const values = builtinGlobals();
   for (const name of options.hostFunctions) values.set(name, hostFunction(name));
   const scope = newScope(null, true);
@@ -192,8 +342,9 @@ export function compileProgram(source: string, options: CompileOptions): Compile
     throw err;
   }
   return {
-    execute(record, limits, mutants = {}) {
-      resetState(limits, mutants, record);
+    namesHost,
+    execute(record, limits, mutants = {}, answer, now = Date.now()) {
+      resetState(limits, mutants, record, answer ?? null, now);
       try {
         body(newEnv(scope, null));
         const label = join2(join2(st.cvl, deepLabel(st.cv)), st.floor);
@@ -203,6 +354,7 @@ export function compileProgram(source: string, options: CompileOptions): Compile
       } finally {
         st.hostRecord = [];
         st.batch = null;
+        st.ask = null;
       }
     },
   };

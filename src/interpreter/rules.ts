@@ -489,6 +489,9 @@ export function deepLabel(v: Val, seen: Set<Val> = new Set()): Label {
   if (v.k === OBJ) {
     l = join2(l, v.shape);
     for (const slot of v.props.values()) l = join2(join2(l, slot.l), deepLabel(slot.v, seen));
+    // A Map's or Set's entries are its contents too.
+    const c = v.coll;
+    if (c !== undefined) for (let i = 0; i < c.keys.length; i++) l = join2(join2(join2(l, c.kls[i]), c.vls[i]), join2(deepLabel(c.keys[i], seen), deepLabel(c.vals[i], seen)));
   } else if (v.k === ARR) {
     if (v.lbls !== null) for (const x of v.lbls) l = join2(l, x ?? BOT);
     for (const x of v.items) if (isRef(x)) l = join2(l, deepLabel(x, seen));

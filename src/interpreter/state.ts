@@ -4,7 +4,7 @@
  */
 import type { Label } from "../labels/index.js";
 import { BOT, type Val, setTextCheck, setWalkStep } from "./values.js";
-import type { HostOutcome, HostRequest } from "./program.js";
+import type { HostAnswerer, HostOutcome, Pending } from "./program.js";
 
 /** The limits an execution enforces, all required. */
 export interface ResolvedLimits {
@@ -76,6 +76,8 @@ export interface ExecState {
   seed: number;
   /** What decided the seed's state: every call of Math.random so far, and the pc of each. */
   seedL: Label;
+  /** The run's clock: `new Date()` and `Date.now()` give this instant (ms since the epoch), fixed for the run. */
+  now: number;
   /** Position of the statement running, for error messages. */
   line: number;
   column: number;
@@ -83,7 +85,9 @@ export interface ExecState {
   hostRecord: HostOutcome[];
   hostIndex: number;
   /** Host calls deferred while `Promise.all`'s argument is evaluated (null: none is). */
-  batch: HostRequest[] | null;
+  batch: Pending[] | null;
+  /** Answers host calls past the record's end, blocking (null: such a call suspends the run). */
+  ask: HostAnswerer | null;
   /** Set by a call in tail position of `Promise.all`'s argument, right before it dispatches. */
   defer: boolean;
   /** Labels of the optional links of the chain being evaluated: what decided that its rest runs. */
@@ -119,16 +123,20 @@ export const st: ExecState = {
   logs: [],
   seed: 1,
   seedL: BOT,
+  now: 0,
   hostRecord: [],
   hostIndex: 0,
   batch: null,
+  ask: null,
   defer: false,
   deferDepth: -1,
   chainL: BOT,
 };
 
-export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = []): void {
+export function resetState(limits: ResolvedLimits, mutants: Mutants, record: HostOutcome[] = [], ask: HostAnswerer | null = null, now = 0): void {
+  st.now = now;
   st.hostRecord = record;
+  st.ask = ask;
   st.hostIndex = 0;
   st.batch = null;
   st.defer = false;

@@ -34,6 +34,20 @@ export interface Obj {
   cls?: string;
   /** The pc when the object was made: it exists only where that decision went its way. */
   born?: Label;
+  /** Set for a Map or a Set: its entries (builtins/collections.ts has their rules). */
+  coll?: Coll;
+}
+
+/**
+ * A Map's or Set's entries, in insertion order: keys, values (a Set's are its keys), and per
+ * entry what decided that its key is there (`kls`) and its value's label (`vls`).
+ */
+export interface Coll {
+  kind: "Map" | "Set";
+  keys: Val[];
+  vals: Val[];
+  kls: Label[];
+  vls: Label[];
 }
 
 /** An array. `lbls[i]` is element i's label (null when all are bottom); `label` covers length and order. */
@@ -44,6 +58,8 @@ export interface Arr {
   label: Label;
   /** The pc when the array was made. */
   born?: Label;
+  /** A match result's `index`, `input` and `groups` (read-only; JSON and spread do not see them). */
+  extra?: Map<string, Slot>;
 }
 
 /** How a builtin runs: sets `st.l` to the result's label and returns the result. */
@@ -170,6 +186,7 @@ export function toStr(v: Val): string {
     case ARR:
       return joinChecked(v.items.map((x) => (walkStep(), x === null || x === undefined ? "" : toStr(x))), ",");
     case OBJ:
+      if (v.coll !== undefined) return `[object ${v.coll.kind}]`;
       if (v.cls !== undefined) {
         const name = toStr(v.props.get("name")?.v ?? v.cls);
         const msg = toStr(v.props.get("message")?.v ?? "");
@@ -262,6 +279,6 @@ export function describe(v: Val): string {
     case RE:
       return "a regular expression";
     default:
-      return v.cls ?? "an object";
+      return v.coll !== undefined ? `a ${v.coll.kind}` : v.cls ?? "an object";
   }
 }

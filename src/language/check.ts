@@ -19,8 +19,19 @@ const FORBIDDEN_NAMES = new Map<string, string>(Object.entries({
   require: "modules cannot be loaded; call the tools you were given",
 }));
 
-/** Constructors that `new` may call. */
-export const NEWABLE = new Set(["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "Date"]);
+/** Constructors that `new` may call: names, and `Namespace.Name` for the Intl formatters. */
+export const NEWABLE = new Set(["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "Date", "Array", "Map", "Set", "Intl.NumberFormat", "Intl.DateTimeFormat"]);
+
+/** What `new` may construct, in words, for error messages. */
+export const NEWABLE_TEXT = "Error types, Date, Array, Map, Set and the Intl formatters";
+
+/** The constructor a `new` names (`Date`, `Intl.NumberFormat`), or undefined for any other form. */
+export function newCallee(node: acorn.NewExpression): string | undefined {
+  const c = node.callee;
+  if (c.type === "Identifier") return c.name;
+  if (c.type === "MemberExpression" && !c.computed && c.object.type === "Identifier" && c.property.type === "Identifier") return `${c.object.name}.${c.property.name}`;
+  return undefined;
+}
 
 /** Node types outside the subset, with the reason and what to write instead. */
 const UNSUPPORTED = new Map<string, string>(Object.entries({
@@ -35,13 +46,18 @@ const UNSUPPORTED = new Map<string, string>(Object.entries({
   ExportDefaultDeclaration: "nothing can be exported; the plan's last expression is its result",
   ExportAllDeclaration: "nothing can be exported; the plan's last expression is its result",
   YieldExpression: "generators are not supported; build an array instead",
-  TaggedTemplateExpression: "tagged templates are not supported; call the function on a plain template literal",
   MetaProperty: "`new.target` and `import.meta` are not supported",
   DebuggerStatement: "`debugger` is not supported; remove it",
   PrivateIdentifier: "private fields are not supported; use plain objects",
   PropertyDefinition: "class fields are not supported; use plain objects",
   StaticBlock: "classes are not supported; use plain objects and functions",
 }));
+
+/** True for the tag `String.raw`, the one tagged template the language has. */
+export function isStringRaw(tag: acorn.Node): boolean {
+  const t = tag as acorn.AnyNode;
+  return t.type === "MemberExpression" && !t.computed && t.object.type === "Identifier" && t.object.name === "String" && t.property.type === "Identifier" && t.property.name === "raw";
+}
 
 function fail(node: acorn.Node, message: string): never {
   const loc = node.loc?.start ?? { line: 1, column: 0 };
@@ -84,9 +100,12 @@ function checkNode(node: acorn.AnyNode, ancestors: acorn.Node[]): void {
       if (node.generator) fail(node, "generators are not supported; build and return an array instead");
       break;
     case "NewExpression":
-      if (node.callee.type !== "Identifier" || !NEWABLE.has(node.callee.name)) {
-        fail(node, "`new` is only supported for Error types and Date; use object literals, arrays and functions instead");
+      if (!NEWABLE.has(newCallee(node) ?? "")) {
+        fail(node, `\`new\` is only supported for ${NEWABLE_TEXT}; use object literals, arrays and functions instead`);
       }
+      break;
+    case "TaggedTemplateExpression":
+      if (!isStringRaw(node.tag)) fail(node, "tagged templates other than String.raw are not supported; call the function on a plain template literal");
       break;
     case "Literal":
       if (typeof node.value === "bigint" || (node as { bigint?: string }).bigint !== undefined) {

@@ -3,33 +3,26 @@
  * a sink, the label of its results, its policy, and a `run` that calls the server with a time
  * limit and a size cap and turns whatever happens into a value or an error the program can catch.
  */
-import { Ajv } from "ajv";
-import { labeled, type Label } from "../labels/index.js";
+import { Label, labeled } from "../labels/index.js";
 import type { Policy } from "../policy/index.js";
-import { defineTool, type JsonSchema, type Tool } from "../tools/types.js";
+import { defineTool, type JsonSchema, type Tool, type ToolContext } from "../tools/types.js";
 import type { ResolvedServer } from "./config.js";
-import { cleanSchema, parametersOf, type PlannerView } from "./describe.js";
+import type { PlannerView } from "./describe.js";
 import { mcpToolPolicy } from "./policy.js";
 import { McpToolError, resultValue } from "./result.js";
+import { RestartError } from "./restart.js";
+import { cleanSchema, compiles, parametersOf } from "./schema.js";
 import type { McpTool, Session } from "./session.js";
 import type { McpToolOverride } from "./types.js";
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-
-/** True when the runtime's validator can compile `schema`; a server's schema is not taken on trust. */
-export function compiles(schema: JsonSchema): boolean {
-  try {
-    ajv.compile(schema);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A tool is a sink unless the user says otherwise, or a trusted server annotates it read-only. */
+/**
+ * A tool is a sink unless the user says otherwise, or a trusted server annotates it read-only
+ * and not open-world: a read-only fetch (`openWorldHint: true`) still sends its arguments out
+ * into the world, so where it goes must not be chosen by untrusted text without a policy.
+ */
 export function isSink(server: ResolvedServer, tool: McpTool, override: McpToolOverride | undefined): boolean {
   if (override?.sideEffect !== undefined) return override.sideEffect;
-  return !(server.trust === "trusted" && tool.annotations?.readOnlyHint === true);
+  return !(server.trust === "trusted" && tool.annotations?.readOnlyHint === true && tool.annotations?.openWorldHint !== true);
 }
 
 /** Everything needed to build one sluice tool. */
@@ -49,8 +42,28 @@ export interface AdaptInput {
   onWarning: (message: string) => void;
 }
 
+/**
+ * What the call layer should make of a failed request: a request timeout may be retried; a
+ * connection that is gone, or anything else (a JSON-RPC error), is not.
+ */
+function callError(err: unknown, input: AdaptInput): McpToolError {
+  const code = (err as { code?: unknown } | null)?.code;
+  // A closed session is the server's end, started again (if at all) by the next call, not by a retry.
+  const how = input.session.closedBecause !== undefined ? { retryable: false } : code === "REQUEST_TIMEOUT" ? { retryable: true } : {};
+  return new McpToolError(callErrorText(err, input), undefined, how);
+}
+
+/** The request's `_meta`: the call's trace context and idempotency key, when there are. */
+function requestMeta(ctx: ToolContext | undefined): Record<string, string> {
+  const meta: Record<string, string> = {};
+  if (ctx?.traceparent !== undefined) meta.traceparent = ctx.traceparent;
+  if (ctx?.idempotencyKey !== undefined) meta["sluice/idempotency-key"] = ctx.idempotencyKey;
+  return meta;
+}
+
 function callErrorText(err: unknown, input: AdaptInput): string {
   const server = input.session.server.name;
+  if (err instanceof RestartError) return err.message;
   if (input.session.closedBecause !== undefined) return input.session.closedBecause;
   const e = err as { code?: unknown; message?: unknown; name?: unknown };
   const message = typeof e?.message === "string" ? e.message : String(err);
@@ -76,7 +89,11 @@ export function adaptTool(input: AdaptInput): Tool {
     input.onWarning(`${input.name}: the input schema of "${input.listed.name}" on server ${server.name} cannot be compiled; its arguments are passed unchecked`);
     parameters = { type: "object" };
   }
-  const output = input.listed.outputSchema === undefined ? undefined : (cleanSchema(input.listed.outputSchema, input.view.schemaText) as JsonSchema);
+  let output = input.listed.outputSchema === undefined ? undefined : (cleanSchema(input.listed.outputSchema, input.view.schemaText) as JsonSchema);
+  if (output !== undefined && !compiles(output)) {
+    input.onWarning(`${input.name}: the output schema of "${input.listed.name}" on server ${server.name} cannot be compiled; the planner is not shown it`);
+    output = undefined;
+  }
   const policy = mcpToolPolicy({ server: server.name, principal: server.principal, sink: input.sink, user: input.userPolicy, named: input.override?.policy, refusal: input.refusal });
   const trusted = server.trust === "trusted";
   return defineTool({
@@ -86,13 +103,19 @@ export function adaptTool(input: AdaptInput): Tool {
     ...(output === undefined ? {} : { returns: output }),
     sideEffect: input.sink,
     label: () => input.resultLabel,
+    // A schema no person reviewed is the server's text: messages quoting it are untrusted.
+    schemaLabel: trusted || input.view.schemaText ? Label.trusted() : Label.untrusted(`mcp:${server.name}`),
+    // The server's error text, JSON-RPC errors and its stderr are read by whoever reads its answers.
+    failureLabel: input.resultLabel,
+    // One breaker and bucket per server: its tools fail and are rate-limited together.
+    resource: `mcp:${server.name}`,
     policy,
-    run: async (args: Record<string, unknown>, ctx?: { signal?: AbortSignal }) => {
+    run: async (args: Record<string, unknown>, ctx?: ToolContext) => {
       let result: unknown;
       try {
-        result = await input.session.call(input.listed.name, args, input.timeoutMs, ctx?.signal);
+        result = await input.session.call(input.listed.name, args, input.timeoutMs, ctx?.signal, requestMeta(ctx));
       } catch (err) {
-        throw new McpToolError(callErrorText(err, input));
+        throw callError(err, input);
       }
       const bytes = sizeOf(result);
       if (bytes > input.maxResultBytes) {

@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Readers } from "../labels/index.js";
-import type { McpConfig, McpPolicyName, McpServerConfig, McpToolOverride, McpTrust } from "./types.js";
+import type { McpConfig, McpPolicyName, McpProtocol, McpServerConfig, McpToolOverride, McpTrust } from "./types.js";
 
 /** A configuration that cannot be used: every problem, one per line. */
 export class McpConfigError extends Error {
@@ -35,6 +35,8 @@ export interface ResolvedServer {
   tools: Record<string, McpToolOverride>;
   timeoutMs?: number;
   maxResultBytes?: number;
+  protocol?: McpProtocol;
+  restarts?: number;
 }
 
 /** A checked configuration. */
@@ -50,7 +52,9 @@ export const POLICY_NAMES: readonly McpPolicyName[] = [
   "emailPolicy", "messagePolicy", "calendarInvitePolicy", "fileSharePolicy", "paymentPolicy", "webRequestPolicy", "outboundMessagePolicy",
 ];
 
-const SERVER_KEYS = new Set(["command", "args", "env", "cwd", "url", "headers", "type", "trust", "readers", "principal", "tools", "timeoutMs", "maxResultBytes", "disabled"]);
+const SERVER_KEYS = new Set(["command", "args", "env", "cwd", "url", "headers", "type", "trust", "readers", "principal", "tools", "timeoutMs", "maxResultBytes", "protocol", "restarts", "disabled"]);
+/** The values of a server's `protocol`. */
+export const PROTOCOLS: readonly McpProtocol[] = ["auto", "legacy", "2026-07-28"];
 const TOOL_KEYS = new Set(["description", "sideEffect", "labels", "policy", "disabled"]);
 const LABEL_KEYS = new Set(["trusted", "readers", "sources"]);
 const SERVER_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -97,6 +101,12 @@ class Checker {
     if (x === undefined) return undefined;
     if (isObject(x) && Object.values(x).every((v) => typeof v === "string")) return x as Record<string, string>;
     return this.expect(path, "an object of string values", x);
+  }
+
+  count(path: string, x: unknown): number | undefined {
+    if (x === undefined) return undefined;
+    if (typeof x === "number" && Number.isInteger(x) && x >= 0) return x;
+    return this.expect(path, "a whole number, 0 or more", x);
   }
 
   positive(path: string, x: unknown): number | undefined {
@@ -152,12 +162,13 @@ function checkTool(c: Checker, path: string, x: unknown): McpToolOverride | unde
 }
 
 function checkTools(c: Checker, path: string, x: unknown): Record<string, McpToolOverride> {
-  if (x === undefined) return {};
+  // Keyed by names a server chose: no prototype, so a tool called `constructor` has no override.
+  const out = Object.create(null) as Record<string, McpToolOverride>;
+  if (x === undefined) return out;
   if (!isObject(x)) {
     c.expect(path, "an object keyed by the server's tool names", x);
-    return {};
+    return out;
   }
-  const out: Record<string, McpToolOverride> = {};
   for (const [name, entry] of Object.entries(x)) {
     const tool = checkTool(c, keyPath(path, name), entry);
     if (tool !== undefined) out[name] = tool;
@@ -204,7 +215,8 @@ function checkTransport(c: Checker, path: string, x: Json, baseDir: string): Mcp
     command,
     args,
     ...(env === undefined ? {} : { env }),
-    ...(cwd === undefined ? {} : { cwd: isAbsolute(cwd) ? cwd : resolve(baseDir, cwd) }),
+    // Without a cwd the server runs in the configuration's folder, so a relative `args` path names a file next to the configuration, not one in wherever sluice was started.
+    cwd: cwd === undefined ? baseDir : isAbsolute(cwd) ? cwd : resolve(baseDir, cwd),
   };
 }
 
@@ -213,6 +225,12 @@ function checkTrust(c: Checker, path: string, x: unknown): McpTrust {
   if (x === "trusted" || x === "untrusted") return x;
   c.expect(path, `"trusted" or "untrusted"`, x);
   return "untrusted";
+}
+
+function checkProtocol(c: Checker, path: string, x: unknown): McpProtocol | undefined {
+  if (x === undefined) return undefined;
+  if ((PROTOCOLS as readonly unknown[]).includes(x)) return x as McpProtocol;
+  return c.expect(path, `${PROTOCOLS.map((p) => `"${p}"`).join(", ")} (auto: 2026-07-28, else the 2025 handshake)`, x);
 }
 
 function checkServer(c: Checker, name: string, x: unknown, baseDir: string): ResolvedServer | undefined {
@@ -230,6 +248,9 @@ function checkServer(c: Checker, name: string, x: unknown, baseDir: string): Res
   const tools = checkTools(c, `${path}.tools`, x.tools);
   const timeoutMs = c.positive(`${path}.timeoutMs`, x.timeoutMs);
   const maxResultBytes = c.positive(`${path}.maxResultBytes`, x.maxResultBytes);
+  const protocol = checkProtocol(c, `${path}.protocol`, x.protocol);
+  const restarts = c.count(`${path}.restarts`, x.restarts);
+  if (restarts !== undefined && transport?.kind === "http") c.problems.push(`${path}.restarts: only stdio servers (with "command") are restarted`);
   if (transport === undefined) return undefined;
   return {
     name,
@@ -240,6 +261,8 @@ function checkServer(c: Checker, name: string, x: unknown, baseDir: string): Res
     tools,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
+    ...(protocol === undefined ? {} : { protocol }),
+    ...(restarts === undefined ? {} : { restarts }),
   };
 }
 

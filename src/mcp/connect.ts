@@ -5,126 +5,18 @@
  */
 import { resolve } from "node:path";
 import type { Tool } from "../tools/types.js";
-import { resolveMcpConfig, type ResolvedServer } from "./config.js";
-import { adaptTool, isSink } from "./adapt.js";
-import { namedTools, plannerView } from "./describe.js";
-import { toolResultLabel } from "./labels.js";
-import { nameTools } from "./names.js";
-import { describeChange, makePin, pinHash, pinSubject, readLock, writeLock, type LockFile, type PinSubject } from "./pins.js";
-import { openSession, type McpTool, type Session } from "./session.js";
-import type { McpConfig, McpConnection, McpOptions, McpPinStatus, McpServerInfo, McpToolInfo } from "./types.js";
+import { McpConfigError, PROTOCOLS, resolveMcpConfig, type ResolvedServer } from "./config.js";
+import { addedEntries, build, checkPins, collect, flagShadowing, liveChange, refusalOf, seenKey, type Entry } from "./entries.js";
+import { makePin, pinHash, pinSubject, readLock, setPin, writeLock, type LockFile } from "./pins.js";
+import { openAll } from "./open.js";
+import type { Session } from "./session.js";
+import type { McpConfig, McpConnection, McpOptions, McpServerInfo, McpToolInfo } from "./types.js";
 
-/** Default longest wait for one call. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Default longest wait for a server to start and list its tools. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** Default largest result, in bytes of JSON. */
-export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 * 1024;
+export { DEFAULT_TIMEOUT_MS } from "./entries.js";
+export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_RESULT_BYTES } from "./open.js";
 
-/** One tool while the connection is being put together. */
-interface Entry {
-  name: string;
-  server: ResolvedServer;
-  session: Session;
-  listed: McpTool;
-  subject: PinSubject;
-  hash: string;
-  pin: McpPinStatus;
-  change?: string;
-  flags: string[];
-}
-
-async function openAll(servers: readonly ResolvedServer[], options: McpOptions, onToolsChanged: (s: ResolvedServer) => void, warn: (m: string) => void): Promise<Session[]> {
-  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const maxResult = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
-  const settled = await Promise.allSettled(
-    servers.map((server) =>
-      openSession(server, {
-        connectTimeoutMs,
-        // A message somewhat over the result cap is read and refused with a clear error; a far larger one drops the connection.
-        maxMessageBytes: Math.max(16 * 1024 * 1024, 4 * (server.maxResultBytes ?? maxResult)),
-        onToolsChanged: () => onToolsChanged(server),
-        onProblem: warn,
-      }),
-    ),
-  );
-  const failed = settled.filter((s): s is PromiseRejectedResult => s.status === "rejected");
-  const opened = settled.filter((s): s is PromiseFulfilledResult<Session> => s.status === "fulfilled").map((s) => s.value);
-  if (failed.length > 0) {
-    await Promise.all(opened.map((s) => s.close()));
-    const reasons = failed.map((f) => (f.reason instanceof Error ? f.reason.message : String(f.reason)));
-    const error = failed[0].reason instanceof Error ? failed[0].reason : new Error(reasons[0]);
-    if (reasons.length > 1) error.message = reasons.join("; ");
-    throw error;
-  }
-  return opened;
-}
-
-function collect(sessions: readonly Session[], warn: (m: string) => void): Entry[] {
-  const candidates: Array<{ server: string; tool: string; session: Session; listed: McpTool }> = [];
-  for (const session of sessions) {
-    const overrides = session.server.tools;
-    const names = new Set(session.tools.map((t) => t.name));
-    for (const key of Object.keys(overrides)) {
-      if (!names.has(key)) warn(`mcpServers.${session.server.name}.tools names "${key}", but the server has no such tool`);
-    }
-    for (const listed of session.tools) {
-      if (overrides[listed.name]?.disabled === true) continue;
-      candidates.push({ server: session.server.name, tool: listed.name, session, listed });
-    }
-  }
-  const { named, warnings } = nameTools(candidates);
-  warnings.forEach(warn);
-  return [...named.entries()].map(([name, c]) => {
-    const subject = pinSubject(c.listed);
-    return { name, server: c.session.server, session: c.session, listed: c.listed, subject, hash: pinHash(subject), pin: "unpinned", flags: [] };
-  });
-}
-
-/** Checks every tool against the lock file, records the ones seen for the first time, and writes it back if anything was added. */
-async function checkPins(entries: Entry[], path: string, record: boolean, warn: (m: string) => void): Promise<void> {
-  const lock = await readLock(path);
-  let added = false;
-  for (const e of entries) {
-    const pinned = lock.servers[e.server.name]?.[e.listed.name];
-    if (pinned === undefined) {
-      (lock.servers[e.server.name] ??= {})[e.listed.name] = makePin(e.subject, false);
-      e.pin = "new";
-      added = true;
-    } else if (pinned.sha256 === e.hash) {
-      e.pin = pinned.reviewed ? "reviewed" : "pinned";
-    } else {
-      e.pin = "changed";
-      e.change = describeChange(pinned.tool, e.subject);
-      warn(`${e.name} changed since it was pinned in ${path}: ${e.change}; its calls are denied until it is pinned again (sluice mcp pin)`);
-    }
-  }
-  if (added && record) await writeLock(path, lock);
-}
-
-function flagShadowing(entries: Entry[], warn: (m: string) => void): void {
-  for (const e of entries) {
-    const others = entries.filter((o) => o.server.name !== e.server.name).map((o) => ({ name: o.name, tool: o.listed.name }));
-    const named = namedTools(e.subject.description, e.listed.inputSchema, others);
-    if (named.length > 0) {
-      const flag = `its description or schema names other servers' tools (${named.join(", ")}), which can steer how they are used (shadowing); it is not shown to the planner`;
-      e.flags.push(flag);
-      warn(`${e.name}: ${flag}`);
-    }
-  }
-}
-
-/** Why an entry's calls are refused now: changed since pinned, or changed or removed while connected. */
-function refusalOf(e: Entry, pinsPath: string | undefined): string | undefined {
-  if (e.pin === "changed") {
-    return `${e.name} changed since it was pinned in ${pinsPath}: ${e.change}. A person must review it and pin it again (sluice mcp pin) before it is used`;
-  }
-  const now = e.session.tools.find((t) => t.name === e.listed.name);
-  if (now === undefined) return `${e.name} is no longer offered by the MCP server ${e.server.name} (it was removed while connected)`;
-  const subject = pinSubject(now);
-  if (pinHash(subject) !== e.hash) return `${e.name} changed while connected: ${describeChange(e.subject, subject)}. Connect again to see it, and pin it again if a lock file is used`;
-  return undefined;
-}
+/** The most warnings a connection keeps and reports. */
+export const MAX_WARNINGS = 1000;
 
 function serverInfo(session: Session): McpServerInfo {
   const s = session.server;
@@ -140,6 +32,21 @@ function serverInfo(session: Session): McpServerInfo {
   };
 }
 
+/** The options a configuration file cannot check, checked. */
+function checkOptions(options: McpOptions): void {
+  const problems: string[] = [];
+  if (options.protocol !== undefined && !PROTOCOLS.includes(options.protocol)) {
+    problems.push(`options.protocol: expected ${PROTOCOLS.map((p) => `"${p}"`).join(", ")}, got ${JSON.stringify(options.protocol)}`);
+  }
+  if (options.maxRestarts !== undefined && !(Number.isInteger(options.maxRestarts) && options.maxRestarts >= 0)) {
+    problems.push(`options.maxRestarts: expected a whole number, 0 or more, got ${JSON.stringify(options.maxRestarts)}`);
+  }
+  if (options.restartDelayMs !== undefined && !(typeof options.restartDelayMs === "number" && options.restartDelayMs >= 0 && Number.isFinite(options.restartDelayMs))) {
+    problems.push(`options.restartDelayMs: expected milliseconds, 0 or more, got ${JSON.stringify(options.restartDelayMs)}`);
+  }
+  if (problems.length > 0) throw new McpConfigError(problems, "the options of connectMcp");
+}
+
 /**
  * Connects to the servers of `config` and gives one sluice tool per MCP tool. Throws an
  * `McpConfigError` for a bad configuration, an `McpConnectError` naming the server when one
@@ -147,9 +54,13 @@ function serverInfo(session: Session): McpServerInfo {
  */
 export async function connectMcp(config: McpConfig, options: McpOptions = {}): Promise<McpConnection> {
   const baseDir = options.baseDir ?? process.cwd();
+  checkOptions(options);
   const resolved = resolveMcpConfig(config, baseDir);
   const warnings: string[] = [];
   const warn = (message: string): void => {
+    // A server that keeps changing its tools must not grow the host's memory (or a log) without end.
+    if (warnings.length > MAX_WARNINGS) return;
+    if (warnings.length === MAX_WARNINGS) message = `more than ${MAX_WARNINGS} warnings; the rest are dropped`;
     warnings.push(message);
     try {
       options.onWarning?.(message);
@@ -159,22 +70,64 @@ export async function connectMcp(config: McpConfig, options: McpOptions = {}): P
   };
   resolved.warnings.forEach(warn);
   const pinsPath = options.pins === undefined ? undefined : resolve(baseDir, options.pins);
-  let entries: Entry[] = [];
+  const entries: Entry[] = [];
+  /** Every tool considered so far, offered or not, so a re-listing adds only what is new. */
+  const seen = new Set<string>();
+  let sessions: Session[] = [];
+  let tools: Tool[] = [];
+  let toolInfo: McpToolInfo[] = [];
+  let adding: Promise<void> = Promise.resolve();
+
+  /** Tools a server added while connected, checked and built as at connect, for runtimes made from now on. */
+  async function addTools(server: ResolvedServer): Promise<void> {
+    const session = sessions.find((s) => s.server === server);
+    if (session === undefined) return;
+    const fresh = addedEntries(session, entries, seen, warn);
+    if (fresh.length === 0) return;
+    if (pinsPath !== undefined) await checkPins(fresh, pinsPath, options.recordNew !== false, warn);
+    flagShadowing(fresh, warn, [...entries, ...fresh]);
+    const built = build(fresh, options, pinsPath, warn);
+    entries.push(...fresh);
+    insertSorted(tools, built.tools);
+    insertSorted(toolInfo, built.toolInfo);
+    for (const e of fresh) {
+      const state = e.pin === "changed" ? "its calls are refused: it differs from its pin" : e.pin === "unpinned" ? "not pinned" : `pin: ${e.pin}`;
+      warn(`${e.name} was added by the MCP server ${server.name} while connected; it is offered to runtimes made from now on (${state})`);
+    }
+  }
+
+  /** The change last reported for each tool, so a server that repeats itself is reported once per change. */
+  const reported = new Map<string, string>();
   const onToolsChanged = (server: ResolvedServer): void => {
     for (const e of entries.filter((x) => x.server === server)) {
-      const why = refusalOf({ ...e, pin: e.pin === "changed" ? "unpinned" : e.pin }, pinsPath);
-      if (why !== undefined) warn(why);
+      const change = liveChange(e);
+      if (change !== undefined && reported.get(e.name) !== change.key) warn(change.warning);
+      if (change === undefined) reported.delete(e.name);
+      else reported.set(e.name, change.key);
+      const info = toolInfo.find((t) => t.name === e.name);
+      if (info !== undefined && change === undefined) delete info.changedWhileConnected;
+      else if (info !== undefined && change !== undefined) info.changedWhileConnected = change.warning;
     }
+    adding = adding.then(() => addTools(server)).catch((err: unknown) => warn(`${server.name}: tools it added while connected could not be offered: ${err instanceof Error ? err.message : String(err)}`));
   };
-  const sessions = await openAll(resolved.servers, options, onToolsChanged, warn);
-  const closeAll = () => Promise.all(sessions.map((s) => s.close())).then(() => undefined);
-  let tools: Tool[];
-  let toolInfo: McpToolInfo[];
+  const refusalFor = (server: ResolvedServer, tool: string): string | undefined => {
+    const e = entries.find((x) => x.server === server && x.listed.name === tool);
+    return e === undefined ? undefined : refusalOf(e, pinsPath);
+  };
+  const opened = await openAll(resolved.servers, options, { onToolsChanged, refusal: refusalFor, warn });
+  const closeAll = async (): Promise<void> => {
+    await Promise.all(opened.map((s) => s.close()));
+    await adding;
+  };
   try {
-    entries = collect(sessions, warn);
+    for (const session of opened) for (const t of session.tools) seen.add(seenKey(session.server.name, t.name));
+    entries.push(...collect(opened, warn));
     if (pinsPath !== undefined) await checkPins(entries, pinsPath, options.recordNew !== false, warn);
     flagShadowing(entries, warn);
     ({ tools, toolInfo } = build(entries, options, pinsPath, warn));
+    sessions = opened;
+    // A tool added while the lock file was being checked is taken up now.
+    for (const s of opened) onToolsChanged(s.server);
   } catch (err) {
     await closeAll();
     throw err;
@@ -186,66 +139,38 @@ export async function connectMcp(config: McpConfig, options: McpOptions = {}): P
     const chosen = names === undefined ? entries : entries.filter((e) => names.includes(e.name));
     const unknown = (names ?? []).filter((n) => !entries.some((e) => e.name === n));
     if (unknown.length > 0) throw new Error(`pin(): no tool is called ${unknown.join(", ")}`);
+    // What is pinned is what the person was shown (toolInfo[].listed); a tool that has changed since is not pinned.
+    const moved = chosen.filter((e) => {
+      const now = e.session.tools.find((t) => t.name === e.listed.name);
+      return now === undefined || pinHash(pinSubject(now)) !== e.hash;
+    });
+    if (moved.length > 0) {
+      throw new Error(`pin(): ${moved.map((e) => e.name).join(", ")} changed or went away since it was shown, so nothing was pinned; connect again, look at it again, and pin it then`);
+    }
     for (const e of chosen) {
-      const now = e.session.tools.find((t) => t.name === e.listed.name) ?? e.listed;
-      (lock.servers[e.server.name] ??= {})[e.listed.name] = makePin(pinSubject(now), true);
+      setPin(lock, e.server.name, e.listed.name, makePin(e.subject, true));
       if (e.pin !== "unpinned") e.pin = "reviewed";
       delete e.change;
+      delete e.changed;
     }
     await writeLock(pinsPath, lock);
   }
 
-  return { tools, toolInfo, servers: sessions.map(serverInfo), warnings, pin, close: closeAll };
+  return {
+    tools,
+    toolInfo,
+    // A getter: a restarted stdio server has a new process.
+    get servers() {
+      return opened.map(serverInfo);
+    },
+    warnings,
+    pin,
+    close: closeAll,
+  };
 }
 
-function build(entries: readonly Entry[], options: McpOptions, pinsPath: string | undefined, warn: (m: string) => void): { tools: Tool[]; toolInfo: McpToolInfo[] } {
-  const tools: Tool[] = [];
-  const toolInfo: McpToolInfo[] = [];
-  for (const e of [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const override = e.server.tools[e.listed.name];
-    const sink = isSink(e.server, e.listed, override);
-    const resultLabel = toolResultLabel(e.server, override);
-    const view = plannerView({
-      server: e.server.name,
-      trusted: e.server.trust === "trusted",
-      serverDescription: e.subject.description,
-      ...(override?.description === undefined ? {} : { configDescription: override.description }),
-      pin: e.pin,
-      flagged: e.flags.length > 0,
-    });
-    tools.push(
-      adaptTool({
-        name: e.name,
-        session: e.session,
-        listed: e.listed,
-        view,
-        sink,
-        resultLabel,
-        ...(override === undefined ? {} : { override }),
-        ...(options.policies?.[e.name] === undefined ? {} : { userPolicy: options.policies[e.name] }),
-        timeoutMs: e.server.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxResultBytes: e.server.maxResultBytes ?? options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
-        refusal: () => refusalOf(e, pinsPath),
-        onWarning: warn,
-      }),
-    );
-    toolInfo.push({
-      name: e.name,
-      server: e.server.name,
-      tool: e.listed.name,
-      sink,
-      resultLabel,
-      pin: e.pin,
-      ...(e.change === undefined ? {} : { change: e.change }),
-      description: view.source,
-      flags: [...e.flags],
-      listed: {
-        description: e.subject.description,
-        inputSchema: (e.listed.inputSchema ?? {}) as Record<string, unknown>,
-        ...(e.listed.outputSchema === undefined ? {} : { outputSchema: e.listed.outputSchema as Record<string, unknown> }),
-        ...(e.listed.annotations === undefined ? {} : { annotations: e.listed.annotations as Record<string, unknown> }),
-      },
-    });
-  }
-  return { tools, toolInfo };
+/** Inserts `items` into `list` (sorted by name), keeping it sorted. */
+function insertSorted<T extends { name: string }>(list: T[], items: readonly T[]): void {
+  list.push(...items);
+  list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

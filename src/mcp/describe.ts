@@ -2,54 +2,13 @@
  * What the planner is shown of an MCP tool. Descriptions and schema annotations are text the
  * server wrote, read by the privileged model: an untrusted server's reach the planner only when
  * a person pinned them after seeing them (`sluice mcp pin`) or the configuration gives its own.
- * Until then the planner sees the tool's name and parameter types. A description that names
+ * Until then the planner sees the tool's name and parameter types (schema.ts). A description that names
  * another server's tools (shadowing) is flagged and never shown.
  */
-import type { JsonSchema } from "../tools/types.js";
 import type { McpPinStatus } from "./types.js";
-
-/** Keywords that carry structure or validation; everything else (descriptions, titles, examples, defaults, vendor keys) is text. */
-const STRUCTURAL = new Set([
-  "type", "required", "enum", "const", "nullable", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-  "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "multipleOf", "$ref",
-]);
-const SCHEMA_MAPS = new Set(["properties", "$defs", "definitions", "patternProperties"]);
-const SCHEMA_ONE = new Set(["items", "additionalProperties", "not", "contains", "if", "then", "else", "additionalItems"]);
-const SCHEMA_LIST = new Set(["anyOf", "oneOf", "allOf", "prefixItems", "items"]);
-/** Annotations the planner may see once a person has reviewed them. */
-const TEXTUAL = new Set(["description", "title", "examples", "default", "format", "pattern"]);
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-/**
- * A copy of `schema` with only the keywords a planner or validator needs; with `keepText`,
- * descriptions, titles, examples, defaults, formats and patterns stay too. `$schema` always
- * goes: validators differ on which dialects they know, and the server checks its own input.
- */
-export function cleanSchema(schema: unknown, keepText: boolean, depth = 0): unknown {
-  if (typeof schema === "boolean") return schema;
-  if (!isObject(schema) || depth > 32) return {};
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanSchema(v, keepText, depth + 1)]));
-    } else if (SCHEMA_LIST.has(key) && Array.isArray(value)) {
-      out[key] = value.map((v) => cleanSchema(v, keepText, depth + 1));
-    } else if (SCHEMA_ONE.has(key) && (isObject(value) || typeof value === "boolean")) {
-      out[key] = cleanSchema(value, keepText, depth + 1);
-    } else if (STRUCTURAL.has(key) || (keepText && TEXTUAL.has(key))) {
-      out[key] = value;
-    }
-  }
-  return out;
-}
-
-/** The parameters schema of a tool: an object schema, whatever the server sent. */
-export function parametersOf(inputSchema: unknown, keepText: boolean): JsonSchema {
-  const clean = cleanSchema(inputSchema, keepText) as JsonSchema;
-  return clean.type === undefined ? { type: "object", ...clean } : clean;
 }
 
 /** Every string in a tool's description and schema, where a poisoned instruction could hide. */
@@ -65,6 +24,21 @@ function textsOf(description: string, schema: unknown): string[] {
   return out;
 }
 
+/** Characters a model reads and a person reviewing the tool does not see: format characters (tags, zero-width, bidi) and variation selectors. */
+const INVISIBLE = /[\p{Cf}\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
+
+/** The invisible characters in a tool's description and schema (at most five, as U+XXXX), so the tool can be flagged. */
+export function invisibleIn(description: string, schema: unknown): string[] {
+  const found = new Set<string>();
+  for (const text of textsOf(description, schema)) {
+    for (const m of text.matchAll(INVISIBLE)) {
+      found.add(`U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
+      if (found.size >= 5) return [...found];
+    }
+  }
+  return [...found];
+}
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -75,20 +49,47 @@ function distinctive(name: string): boolean {
 }
 
 /**
+ * A tool name as words, so `read_text_file`, `readTextFile` and `read-text-file` read alike,
+ * and with `spaces` "read text file" too (for a server's own distinctive tool names; a sluice
+ * name such as `files_list` spelled with spaces is ordinary English).
+ */
+function namePattern(name: string, spaces: boolean): string {
+  const words = name.split(/[\s_.-]+|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w !== "");
+  return words.map(escape).join(spaces ? "[\\s_.-]*" : "[_.-]?");
+}
+
+/** Text as a model reads it: compatibility forms folded (full-width letters, ligatures), invisible characters gone. */
+function folded(text: string): string {
+  return text.normalize("NFKC").replace(INVISIBLE, "");
+}
+
+/** Finds other servers' tools in a text; built once for a set of tools. */
+export type ShadowMatcher = (description: string, schema: unknown) => string[];
+
+/**
+ * A matcher for the tools in `others`: by sluice name, or by their own name when it is
+ * distinctive, in any spelling of its words. A heuristic: homoglyphs and paraphrases pass it;
+ * the person's review is the control.
+ */
+export function shadowMatcher(others: ReadonlyArray<{ name: string; tool: string }>): ShadowMatcher {
+  const patterns = others.map((other) => {
+    const candidates = [namePattern(other.name, false), ...(distinctive(other.tool) ? [namePattern(other.tool, true)] : [])];
+    return { name: other.name, re: new RegExp(`(^|[^A-Za-z0-9_])(${candidates.join("|")})($|[^A-Za-z0-9_])`, "iu") };
+  });
+  return (description, schema) => {
+    if (patterns.length === 0) return [];
+    const text = folded(textsOf(description, schema).join("\n"));
+    return [...new Set(patterns.filter((p) => p.re.test(text)).map((p) => p.name))].sort();
+  };
+}
+
+/**
  * The other servers' tools a description or schema names, e.g. `files_read_text_file` or
  * `read_text_file` in a notes server's description (shadowing: one server steering how the
  * planner uses another's tools).
  */
 export function namedTools(description: string, schema: unknown, others: ReadonlyArray<{ name: string; tool: string }>): string[] {
-  const text = textsOf(description, schema).join("\n");
-  const found = new Set<string>();
-  for (const other of others) {
-    for (const candidate of [other.name, other.tool]) {
-      if (candidate === other.tool && !distinctive(candidate)) continue;
-      if (new RegExp(`(^|[^A-Za-z0-9_])${escape(candidate)}($|[^A-Za-z0-9_])`, "i").test(text)) found.add(other.name);
-    }
-  }
-  return [...found].sort();
+  return shadowMatcher(others)(description, schema);
 }
 
 /** What the planner is told about one tool, and where the text came from. */
@@ -114,6 +115,6 @@ export function plannerView(input: {
   const reviewed = input.trusted || input.pin === "reviewed";
   if (input.configDescription !== undefined) return { description: input.configDescription, source: "config", schemaText: reviewed && !input.flagged };
   if (reviewed && !input.flagged) return { description: input.serverDescription, source: "server", schemaText: true };
-  const why = input.flagged ? "its description names other servers' tools" : "it is untrusted and no person has pinned it";
+  const why = input.flagged ? "it is flagged (it names other servers' tools, or holds invisible characters)" : "it is untrusted and no person has pinned it";
   return { description: `A tool of the MCP server ${input.server} (its description is not shown: ${why}).`, source: "none", schemaText: false };
 }

@@ -11,7 +11,7 @@ import type { McpConnection, McpToolInfo } from "./types.js";
 
 /** True when the planner may be shown this tool's declaration. */
 export function offerable(info: McpToolInfo, trusted: boolean): boolean {
-  if (info.pin === "changed" || info.flags.length > 0) return false;
+  if (info.pin === "changed" || info.changedWhileConnected !== undefined || info.flags.length > 0) return false;
   return trusted || info.pin === "reviewed" || info.description === "config";
 }
 

@@ -21,15 +21,8 @@ import {
   webRequestPolicy,
   type Policy,
 } from "../policy/index.js";
-import { contextText, privateText, untrustedText } from "../policy/explain.js";
+import { argumentPaths, contextText, privateText, shapeText, untrustedText } from "../policy/explain.js";
 import type { McpPolicyName } from "./types.js";
-
-/** Top-level argument paths a policy should look at: present ones, and ones the program set to undefined. */
-function argumentPaths(call: ToolCall): string[] {
-  const paths = new Set(Object.keys(call.args).filter((k) => call.args[k] !== undefined));
-  for (const part of call.parts ?? []) paths.add(part.path.split(".")[0]);
-  return [...paths].filter((p) => p !== "").sort();
-}
 
 /**
  * Every argument, and the context, must be readable by `principal`: whatever is sent to a
@@ -38,8 +31,11 @@ function argumentPaths(call: ToolCall): string[] {
 export function sendingIsReading(server: string, principal: string): Policy {
   return (call) => {
     const problems = argumentPaths(call)
+      .sort()
       .filter((path) => !call.label(path).canBeReadBy(principal))
       .map((path) => privateText(call, path, call.label(path)));
+    const shape = call.shape?.();
+    if (shape !== undefined && !shape.canBeReadBy(principal)) problems.push(shapeText(shape));
     if (!call.context.canBeReadBy(principal)) problems.push(`whether the call happens depends on ${secrecyText(call.context)} data (${contextText(call.context)})`);
     if (problems.length === 0) return allow();
     return deny(
@@ -53,8 +49,11 @@ export function sendingIsReading(server: string, principal: string): Policy {
 export function mcpSinkPolicy(): Policy {
   return (call) => {
     const problems = argumentPaths(call)
+      .sort()
       .filter((path) => !call.label(path).trusted)
       .map((path) => untrustedText(call, path, call.label(path)));
+    const shape = call.shape?.();
+    if (shape !== undefined && !shape.trusted) problems.push(shapeText(shape));
     if (!call.context.trusted) problems.push(contextText(call.context));
     if (problems.length === 0) return allow();
     return ask(`${call.tool} is an MCP tool that may change the world, and ${problems.join("; ")}`);

@@ -9,9 +9,21 @@ import { IFC_META_KEY, PARTS_META_KEY, applyPartLabels, ifcLabel } from "./label
 
 /** A tool call that failed: the server said `isError`, or the call itself failed. */
 export class McpToolError extends Error {
-  constructor(message: string) {
+  /** For the call layer: a request timeout may be tried again. */
+  retryable?: boolean;
+  /** For the call layer: `ECONNRESET` when the connection is gone (closed transport, crashed server). */
+  code?: string;
+
+  constructor(
+    message: string,
+    /** A label a trusted server put on the error; the host joins it into what the program sees. */
+    readonly label?: Label,
+    how: { retryable?: boolean; code?: string } = {},
+  ) {
     super(message);
     this.name = "McpToolError";
+    if (how.retryable !== undefined) this.retryable = how.retryable;
+    if (how.code !== undefined) this.code = how.code;
   }
 }
 
@@ -80,7 +92,7 @@ export function resultValue(result: unknown, source: ResultSource): { value: unk
   if (!isObject(result)) throw new McpToolError("the server's answer is not a tool result");
   if (result.isError === true) {
     const text = contentText(result.content);
-    throw new McpToolError(text === "" ? "the server reported an error without a message" : text);
+    throw new McpToolError(text === "" ? "the server reported an error without a message" : text, source.trusted ? wholeLabel(result, source) : undefined);
   }
   const structured = result.structuredContent;
   let value: unknown = structured !== undefined ? structured : contentText(result.content);

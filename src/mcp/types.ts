@@ -49,6 +49,14 @@ export interface McpToolOverride {
   disabled?: boolean;
 }
 
+/**
+ * Which protocol revision to speak with a server: `"auto"` asks for 2026-07-28 and falls back
+ * to the 2025 `initialize` handshake when the server does not offer it (on stdio the SDK asks
+ * on a short-lived second process); `"legacy"` goes straight to the 2025 handshake (one
+ * process, for servers known to be older); `"2026-07-28"` insists on that revision.
+ */
+export type McpProtocol = "auto" | "legacy" | "2026-07-28";
+
 /** One server: stdio (`command`, …) or Streamable HTTP (`url`, …), plus sluice's keys. */
 export interface McpServerConfig {
   /** stdio: the executable that starts the server. */
@@ -57,7 +65,7 @@ export interface McpServerConfig {
   args?: string[];
   /** stdio: its environment. Without it, only the SDK's safe defaults (PATH, HOME, …) are passed. */
   env?: Record<string, string>;
-  /** stdio: its working directory (relative to the configuration file). */
+  /** stdio: its working directory (relative to the configuration file). Default: the configuration's folder (`options.baseDir`). */
   cwd?: string;
   /** Streamable HTTP: the endpoint, e.g. `http://127.0.0.1:8123/mcp`. */
   url?: string;
@@ -77,6 +85,10 @@ export interface McpServerConfig {
   timeoutMs?: number;
   /** Largest result accepted, in bytes of JSON. Default: `options.maxResultBytes`. */
   maxResultBytes?: number;
+  /** The protocol revision to speak. Default: `options.protocol`, else `"auto"`. */
+  protocol?: McpProtocol;
+  /** stdio: how many times a server that crashed is started again (at the next call). Default: `options.maxRestarts`, else 3. */
+  restarts?: number;
   /** True: the server is skipped. */
   disabled?: boolean;
 }
@@ -108,6 +120,16 @@ export interface McpOptions {
   connectTimeoutMs?: number;
   /** Largest result accepted, in bytes of JSON; a larger one is an error the program can catch. Default 4 MiB. */
   maxResultBytes?: number;
+  /** The protocol revision to speak with servers whose entry does not say. Default `"auto"`. */
+  protocol?: McpProtocol;
+  /**
+   * How many times a stdio server that crashed is started again, at the next call after the
+   * crash (the call that found it dead fails with an error that says so). Its tools are checked
+   * against what was accepted at connect: a tool that changed is refused. Default 3; 0: never.
+   */
+  maxRestarts?: number;
+  /** The wait before the first restart, counted from the crash; it doubles with each restart (at most 8 s). Default 500. */
+  restartDelayMs?: number;
   /** Directory that relative `cwd`s and the pins path are resolved against. Default `process.cwd()`. */
   baseDir?: string;
   /** Called with each warning (a flagged description, a name collision, a changed tool). */
@@ -143,6 +165,8 @@ export interface McpToolInfo {
   pin: McpPinStatus;
   /** The change, when `pin` is `"changed"`. */
   change?: string;
+  /** Set when the server changed or removed the tool while connected (its calls are refused): what changed. */
+  changedWhileConnected?: string;
   /** Which description the planner sees: the server's, the configuration's, or none. */
   description: "server" | "config" | "none";
   /** Warnings about the tool, e.g. a description naming another server's tools. */
@@ -172,7 +196,7 @@ export interface McpConnection {
   readonly tools: Tool[];
   /** What sluice made of each tool, sorted by name. */
   readonly toolInfo: McpToolInfo[];
-  /** The servers connected. */
+  /** The servers connected, as they are now (a restarted stdio server has a new `pid`). */
   readonly servers: McpServerInfo[];
   /** Every warning so far. */
   readonly warnings: string[];

@@ -9,7 +9,8 @@
  *    Syntax and unsupported-construct errors, which the runtime reports before the program runs
  *    and so before any data exists, need no label.
  * 2. Every word in it (but for those compile errors) is a word the planner already has: a word of its own program, of the
- *    user's request, the name of a tool or of a tool parameter, or a word of sluice's own error
+ *    user's request, the name of a tool or of a parameter of a tool whose declaration is vouched
+ *    for (not an unreviewed untrusted server's), or a word of sluice's own error
  *    messages ({@link MESSAGE_WORDS}). A message quoting an email, a web page or a tool's error is
  *    withheld even when a label rule upstream is wrong.
  *
@@ -84,8 +85,19 @@ export interface PlannerKnows {
   program?: string;
   /** The user's request. */
   request?: string;
-  /** The tools offered: their names and parameter names. */
-  tools?: readonly Pick<Tool<any, any>, "name" | "parameters">[];
+  /**
+   * The tools offered: their names, and the parameter names of those whose declaration sluice
+   * vouches for (no `schemaLabel`, or a trusted and public one: the user's own tools, trusted or
+   * reviewed MCP servers). An unreviewed untrusted server writes its parameter names as it likes.
+   */
+  tools?: readonly Pick<Tool<any, any>, "name" | "parameters" | "schemaLabel">[];
+}
+
+/** True when whoever wrote the tool's declaration is trusted: its parameter names are not a stranger's words. */
+function declarationVouched(tool: Pick<Tool<any, any>, "schemaLabel">): boolean {
+  const label = tool.schemaLabel;
+  if (label === undefined) return true;
+  return typeof label === "object" && label !== null && label.trusted === true && label.readers === "public";
 }
 
 function parameterNames(schema: JsonSchema | undefined, into: Set<string>, depth = 0): void {
@@ -106,7 +118,7 @@ export function wordsAreKnown(message: string, knows: PlannerKnows): boolean {
   const known = new Set<string>([...(knows.program?.match(WORD) ?? []), ...(knows.request?.match(WORD) ?? [])]);
   for (const t of knows.tools ?? []) {
     if (typeof t?.name === "string") known.add(t.name);
-    parameterNames(t?.parameters, known);
+    if (t !== null && typeof t === "object" && declarationVouched(t)) parameterNames(t.parameters, known);
   }
   // Whole words only: a program with "every" in it does not make "eve" known.
   return (message.match(WORD) ?? []).every((word) => known.has(word) || MESSAGE_WORDS.has(word.toLowerCase()));

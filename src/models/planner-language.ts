@@ -3,7 +3,7 @@
  * usual, and for what does not, what to write instead. Two versions: the language as it runs
  * today, and as it will run once the interpreter has a clock, Map and Set and the builtins
  * models reach for (issue 15, phase 2). {@link EXTENDED_LANGUAGE} picks one; switch it when
- * the interpreter lands those.
+ * the interpreter lands those (it has: issue 15 phase 2, branch lang2).
  */
 
 /** Which language the planner is told about; see {@link PlannerLanguage}. */
@@ -14,7 +14,7 @@ export type PlannerLanguage = "current" | "extended";
  * Map and Set, `Array(n)`, `Object.groupBy`, `toSorted`, `structuredClone`, `String.raw`, named
  * groups, `Intl`). Until then the planner is told about the language as it runs today.
  */
-export const EXTENDED_LANGUAGE = false;
+export const EXTENDED_LANGUAGE = true;
 
 const SHARED_SYNTAX = `- \`const\`, \`let\`, \`var\`; destructuring with defaults and rest; spread (\`...\`) in arrays, objects and calls; template literals; optional chaining (\`a?.b\`, \`a?.[i]\`, \`f?.()\`); \`??\`, \`??=\`, \`**\` and the other operators; ternaries
 - arrow functions and function declarations, closures, recursion

@@ -6,6 +6,7 @@
  * taints what follows is not the same in every version of the interpreter.
  */
 import type * as acorn from "acorn";
+import { DEFAULT_LIMITS } from "../interpreter/state.js";
 import { joinFacts, NOTHING, type Fact } from "./facts.js";
 import { evalExpr } from "./expressions.js";
 import { elementOf, readMember } from "./reads.js";
@@ -50,6 +51,19 @@ function afterRegion(region: acorn.Node | acorn.Node[], decision: Fact, flow: Fl
   if (j.breaks && loop !== undefined) loop.brk = joinFacts(loop.brk, decision);
 }
 
+/** True unless `value` is certainly a primitive the program wrote (which no write can change). */
+function holdsObject(value: Abs): boolean {
+  return value.literal === undefined || (value.literal.value !== null && typeof value.literal.value === "object");
+}
+
+/**
+ * What stays certain of an object some write may have changed: its own label, and the
+ * function it is (functions are not written into); not its fields, elements or parts.
+ */
+function withoutContents(value: Abs): Abs {
+  return { fact: value.fact, deep: value.fact, defined: value.defined, data: value.data, ...(value.fn === undefined ? {} : { fn: value.fn }) };
+}
+
 /** Binds the names of a pattern to the parts of `value`. */
 function bind(a: Analysis, pattern: acorn.Pattern, value: Abs, scope: Scope, flow: Flow): void {
   switch (pattern.type) {
@@ -57,7 +71,7 @@ function bind(a: Analysis, pattern: acorn.Pattern, value: Abs, scope: Scope, flo
       const name = pattern.name;
       let v = value;
       if (a.pre.reassigned.has(name)) v = UNKNOWN;
-      else if (a.pre.writtenLiterals.has(name)) v = { fact: value.fact, deep: value.fact, defined: value.defined, data: value.data };
+      else if (a.pre.writtenLiterals.has(name) || (a.pre.unsafeWrites && holdsObject(value))) v = withoutContents(value);
       scope.names.set(name, v);
       return;
     }
@@ -203,11 +217,12 @@ function endsWithJump(body: readonly acorn.Node[]): boolean {
 
 /**
  * Walks a function of the program for one call: its parameters bound to the arguments, under
- * the flow of the call. Returns what every return gives; a call already being walked (recursion)
- * or past the walk budget is not followed.
+ * the flow of the call. Returns what every return gives; a call already being walked (recursion),
+ * nested deeper than the interpreter runs calls, or past the walk budget is not followed (the
+ * walk recurses on the host's stack, and a must-analysis may always stop short).
  */
 export function runFunction(a: Analysis, fn: FnValue, args: readonly Abs[], flow: Flow, step: ViaStep): Abs {
-  if (a.stack.includes(fn) || a.stack.some((f) => f.node === fn.node) || a.budget <= 0) return UNKNOWN;
+  if (a.stack.length >= DEFAULT_LIMITS.callDepth || a.budget <= 0 || a.stack.some((f) => f.node === fn.node)) return UNKNOWN;
   a.budget--;
   a.stack.push(fn);
   try {

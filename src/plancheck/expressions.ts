@@ -28,6 +28,9 @@ export function evalExpr(a: Analysis, node: acorn.Node, scope: Scope, flow: Flow
       const value = constant ? n.quasis.map((q, i) => (q.value.cooked ?? "") + (i < parts.length ? (parts[i].literal!.value as string) : "")).join("") : undefined;
       return { fact, deep: fact, defined: true, data: true, ...(constant ? { literal: { value } } : {}) };
     }
+    case "TaggedTemplateExpression":
+      // String.raw, the one tag: a template of the raw text.
+      return evalExpr(a, n.quasi, scope, flow);
     case "ArrayExpression":
       return arrayLiteral(a, n, scope, flow);
     case "ObjectExpression":

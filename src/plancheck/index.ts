@@ -37,7 +37,11 @@ function trustedSources(tools: readonly Tool<any, any>[]): string[] {
   return tools.filter((t) => !t.sideEffect && labelIsDeclared(t) && t.output?.trusted === true).map((t) => t.name).sort();
 }
 
-/** Checks `source` against `tools` without running anything. Never throws for a bad program. */
+/**
+ * Checks `source` against `tools` without running anything. Never throws: a program that does
+ * not compile is reported in `error`, and a walk that fails for any other reason says nothing
+ * (the runtime still decides every call).
+ */
 export function checkPlan(source: string, tools: readonly Tool<any, any>[], options: PlanCheckOptions = {}): PlanCheck {
   let program;
   try {
@@ -49,7 +53,13 @@ export function checkPlan(source: string, tools: readonly Tool<any, any>[], opti
   }
   const models = new Map<string, ToolModel>(tools.map((t) => [t.name, toolModel(t)]));
   const a: Analysis = { tools: models, pre: prescan(program), findings: [], stack: [], budget: options.budget ?? 2000 };
-  analyzeProgram(a, program);
+  try {
+    analyzeProgram(a, program);
+  } catch {
+    // Host limits (the stack, memory) or a construct the walk does not expect: no finding is
+    // certain, so none is given.
+    return { findings: [] };
+  }
   const trusted = trustedSources(tools);
   const findings = a.findings
     .map((f) => describeFinding(f, trusted))

@@ -1,8 +1,9 @@
 /**
  * One pass over the whole program before the analysis: which names are ever assigned again
  * (their values are not tracked), and whether the program writes into objects in ways that
- * could change a part the analysis would rely on. A write can replace a part's label with a
- * weaker one, so facts about parts hold only when no such write exists.
+ * could change a part or field the analysis would rely on. A write can replace a part's label
+ * with a weaker one, so facts about parts and fields hold only when no such write can reach
+ * them.
  */
 import type * as acorn from "acorn";
 import * as walk from "acorn-walk";
@@ -14,7 +15,11 @@ export interface Prescan {
   readonly reassigned: ReadonlySet<string>;
   /** Names bound to a fresh object or array literal that the program writes into: their fields are not tracked. */
   readonly writtenLiterals: ReadonlySet<string>;
-  /** Some write could reach an object the analysis tracks parts of (a tool result, a shared object). */
+  /**
+   * Some write the pass cannot place in a literal of its own name (through another name, a
+   * parameter, a nested path): it could reach any object, a tool result or a literal bound to
+   * another name, so neither declared parts nor the fields of any object are tracked.
+   */
   readonly unsafeWrites: boolean;
 }
 

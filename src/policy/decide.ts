@@ -8,8 +8,9 @@ import type { Label } from "../labels/index.js";
 import { thrownText } from "../interpreter/convert.js";
 import { allow, ask, deny, type Decision, type ToolCall } from "../tools/types.js";
 import { combineDecisions, isDecision } from "./decisions.js";
-import { argumentNames, explainCall, isFlagged, untrustedText, contextText, type ArgumentProvenance } from "./explain.js";
-import { lookup, preview, showPath } from "./paths.js";
+import { argumentNames, argumentPaths, explainCall, isFlagged, untrustedText, contextText, shapeText, type ArgumentProvenance } from "./explain.js";
+import { lookup, preview, showPath, shownLines } from "./paths.js";
+import { escapeInvisible } from "./describe.js";
 import type { Permissions } from "./permissions.js";
 import { declareRequirements } from "./requirements.js";
 import type { Policy } from "./types.js";
@@ -21,9 +22,11 @@ import type { Policy } from "./types.js";
 export function defaultToolPolicy(options: { sideEffect: boolean }): Policy {
   if (!options.sideEffect) return declareRequirements(() => allow(), []);
   return declareRequirements((call) => {
-    const untrusted = argumentNames(call).filter((path) => !call.label(path).trusted);
+    const untrusted = argumentPaths(call).filter((path) => !call.label(path).trusted);
     const problems = untrusted.slice(0, MAX_LISTED).map((path) => untrustedText(call, path, call.label(path)));
     if (untrusted.length > MAX_LISTED) problems.push(`${untrusted.length - MAX_LISTED} more arguments are untrusted`);
+    const shape = call.shape?.();
+    if (shape !== undefined && !shape.trusted) problems.push(shapeText(shape));
     if (!call.context.trusted) problems.push(contextText(call.context));
     if (problems.length === 0) return allow();
     return deny(`${call.tool} has no policy of its own and changes the world, so every argument and the context must be trusted, but ${problems.join("; ")}`);
@@ -87,10 +90,10 @@ export function explainDecision(call: ToolCall, decision: Decision): Decision {
   if (decision.kind === "allow") return decision;
   const explained = explainCall(call);
   const reason = quotedReason(decision.reason);
-  const extra = explained.arguments
-    .filter((a) => isFlagged(a.label) && (a.omitted !== undefined || !reason.includes(`\`${showPath(a.path)}\``)))
-    .map((a) => a.explanation);
-  if (explained.contextFlagged && !reason.includes("the call sits under")) extra.push(explained.context);
+  // Every flagged argument and a flagged context, whatever the reason says: the reason quotes
+  // data, so what it seems to explain already is no guide to what sluice must still say.
+  const extra = explained.arguments.filter((a) => isFlagged(a.label)).map((a) => a.explanation);
+  if (explained.contextFlagged) extra.push(explained.context);
   const verb = decision.kind === "deny" ? "was denied" : "needs approval";
   const tail = extra.length > 0 ? `. Provenance: ${extra.join("; ")}` : "";
   return { kind: decision.kind, reason: `${callText(call)} ${verb}: ${reason}${tail}` };
@@ -120,11 +123,17 @@ export function approvalRequest(call: ToolCall, decision: Decision): ApprovalPro
 export function formatApproval(request: ApprovalPrompt): string {
   const lines = [`${request.tool} wants to run with:`];
   for (const p of request.provenance) {
-    if (p.omitted !== undefined) lines.push(`  ${p.explanation}`);
-    else lines.push(`  ${showPath(p.path)} = ${preview(lookup(request.args, p.path).value)}`, `      ${p.explanation}`);
+    if (p.omitted !== undefined) lines.push(`  ${escapeInvisible(p.explanation)}`);
+    else {
+      const shown = shownLines(lookup(request.args, p.path).value);
+      if (shown.length === 1) lines.push(`  ${showPath(p.path)} = ${shown[0]}`);
+      else lines.push(`  ${showPath(p.path)} =`, ...shown.map((l) => `      ${l}`));
+      lines.push(`      ${escapeInvisible(p.explanation)}`);
+    }
   }
   if (request.provenance.length === 0) lines.push("  (no arguments)");
-  lines.push(`Context: ${request.context}`, `Why you are asked: ${request.reason}`);
+  // One line each: a policy's reason may quote data with line breaks of its own.
+  lines.push(`Context: ${escapeInvisible(request.context)}`, `Why you are asked: ${escapeInvisible(request.reason)}`);
   return lines.join("\n");
 }
 

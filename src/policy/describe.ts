@@ -1,10 +1,67 @@
 /**
  * Words for labels: where a value came from, who may read it, whether it may be trusted.
- * Sources are free-form strings; these functions make the common shapes readable
- * (`"get_email#3:email:eve@evil.com"`, `"email:eve@evil.com"`, `"get_email"`) and quote
- * anything else as is, so no source is ever dropped from an explanation.
+ * Sources are free-form strings, and often data: a template fills them from a tool's result
+ * or arguments, a label function puts an event's title in them. So only a source's kind (the
+ * prefix before `:`, from the fixed vocabulary below) and sluice's own markers (`tool#3:`) are
+ * rendered as words; every detail that is not a plain address or identifier is quoted as a
+ * JSON string (control and format characters escaped, one line), and a long one is cut in the
+ * middle, so the text around it, and the end a label function appended, are never lost.
  */
 import type { Label } from "../labels/index.js";
+
+/** Longest single item (a source, a reader) quoted in a list; data can make them long. */
+const ITEM_LIMIT = 120;
+
+/**
+ * Characters a detail may have and still be shown unquoted: addresses, ids, file names, URLs.
+ * No space, quote or line break, so a plain detail cannot read as a sentence of sluice's.
+ */
+const PLAIN = /^[A-Za-z0-9_.@+\-/:?=&%#~]+$/;
+
+/** Control, format and line-separator characters, escaped wherever data is shown. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** `text` with control, format and line-separator characters written as `\\uXXXX`: one line, nothing hidden. */
+export function escapeInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+}
+
+/** `text` cut to about `max` characters in the middle (start and end kept), on code points. */
+function cutMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const head = Math.ceil((max - 1) / 2);
+  const tail = Math.floor((max - 1) / 2);
+  return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - tail).join("")}`;
+}
+
+/**
+ * Data as a person reads it in sluice's sentences: a JSON string, one line, invisible
+ * characters escaped, cut in the middle past `max` characters. A stranger's text cannot close
+ * the quote or start a line of its own.
+ */
+export function quoteData(text: string, max = ITEM_LIMIT): string {
+  return escapeInvisible(JSON.stringify(cutMiddle(text, max)));
+}
+
+/** A detail of a source, or a reader: as is when plain, else quoted. */
+export function dataText(text: string, max = ITEM_LIMIT): string {
+  if (PLAIN.test(text) && text.length <= max) return text;
+  const parsed = jsonString(text);
+  return quoteData(parsed ?? text, max);
+}
+
+/** The string a JSON string literal stands for (a template quotes what it fills in), or undefined. */
+function jsonString(text: string): string | undefined {
+  if (!(text.length >= 2 && text.startsWith('"') && text.endsWith('"'))) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "string" ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const KINDS: Record<string, (detail: string) => string> = {
   email: (d) => `an email from ${d}`,
@@ -30,18 +87,21 @@ const CALL = /^([A-Za-z_$][\w$]*)#(\d+)(?::(.*))?$/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function describeOrigin(source: string): string {
-  if (/^https?:\/\//i.test(source)) return `the web page ${source}`;
+  if (/^https?:\/\//i.test(source)) return `the web page ${dataText(source)}`;
   if (source === "query_ai_assistant") return "an answer of the quarantined model (query_ai_assistant)";
   if (source === "user") return "the user's request";
+  const quoted = jsonString(source);
+  // A source a template filled in whole is data through and through.
+  if (quoted !== undefined) return `the value ${quoteData(quoted)}`;
   const colon = source.indexOf(":");
   if (colon > 0) {
     const kind = source.slice(0, colon).toLowerCase();
     const detail = source.slice(colon + 1);
     const make = KINDS[kind];
-    if (make !== undefined && detail.length > 0) return make(detail);
+    if (make !== undefined && detail.length > 0) return make(dataText(detail));
   }
-  if (IDENTIFIER.test(source)) return `the result of ${source}`;
-  return `\`${source}\``;
+  if (IDENTIFIER.test(source) && source.length <= ITEM_LIMIT) return `the result of ${source}`;
+  return quoteData(source);
 }
 
 /**
@@ -58,12 +118,9 @@ export function describeSource(source: string): string {
 
 const LIST_LIMIT = 4;
 
-/** Longest single item (a source, a reader) quoted in a list; data can make them long. */
-const ITEM_LIMIT = 120;
-
-/** `text`, cut to `max` characters with an ellipsis. */
+/** `text`, cut to `max` characters in the middle with an ellipsis, so its end is kept. */
 export function clip(text: string, max = ITEM_LIMIT): string {
-  return text.length > max ? text.slice(0, max - 1) + "…" : text;
+  return cutMiddle(text, max);
 }
 
 /**
@@ -94,7 +151,7 @@ export function originText(label: Label): string {
 export function secrecyText(label: Label): string {
   if (label.readers === "public") return "public";
   if (label.readers.length === 0) return "private (readable by no one)";
-  return `private (readable only by ${listOf(label.readers, (r) => r)})`;
+  return `private (readable only by ${listOf(label.readers, (r) => dataText(r))})`;
 }
 
 /** The whole label in words, e.g. `"untrusted and public: it came from …"`. */

@@ -153,9 +153,18 @@ export function endorsedView(call: ToolCall, hits: readonly Endorsement[]): Tool
     if (at !== undefined && hits.some((h) => isWithin(at, h.path))) return relabel(at, call.label(path));
     const inside = parts.filter((p) => isWithin(p.path, at));
     if (!hits.some((h) => isWithin(h.path, at)) || inside.length === 0) return call.label(path);
-    return joinAll(inside.map((p) => p.label));
+    // Only the endorsed subtrees are replaced: what decided which keys `at` has (for the root,
+    // the part `parts` leaves out) still counts.
+    const own = call.shape?.(at ?? "");
+    return joinAll([...(own === undefined ? [] : [own]), ...inside.map((p) => p.label)]);
   };
-  return { tool: call.tool, args: call.args, context: call.context, parts, label };
+  // Vouching for a value vouches for the keys it has, not for which keys hold it.
+  const shape = call.shape === undefined ? undefined : (path?: string): Label => {
+    const own = call.shape!(path);
+    const e = path === undefined || path === "" ? undefined : hits.find((h) => isWithin(path, h.path));
+    return e === undefined ? own : release(own, e);
+  };
+  return { tool: call.tool, args: call.args, context: call.context, parts, label, ...(shape ? { shape } : {}) };
 }
 
 /**

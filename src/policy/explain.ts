@@ -48,6 +48,12 @@ export function untrustedText(call: ToolCall, path: string, label: Label): strin
   return `${nameArg(call.args, path)} is untrusted: ${originText(label)}`;
 }
 
+/** Why the set of arguments a call has is flagged: what decided which keys are there. */
+export function shapeText(label: Label): string {
+  const which = label.trusted ? secrecyText(label) : label.isPublic ? "untrusted" : `untrusted and ${secrecyText(label)}`;
+  return `${which} data decided which arguments the call has: ${originText(label)}`;
+}
+
 /** ``"`body` ("…") is private (readable only by alice@corp.com): it came from …"``. */
 export function privateText(call: ToolCall, path: string, label: Label): string {
   const origin = label.sources.length > 0 ? `: ${originText(label)}` : "";
@@ -72,6 +78,13 @@ export function contextText(context: Label): string {
 /** The top-level arguments a call has, in order: the keys whose value is not undefined. */
 export function argumentNames(call: Pick<ToolCall, "args">): string[] {
   return Object.keys(call.args).filter((key) => call.args[key] !== undefined);
+}
+
+/** Top-level argument paths a policy should look at: present ones, and ones the program set to undefined. */
+export function argumentPaths(call: ToolCall): string[] {
+  const paths = new Set(argumentNames(call));
+  for (const part of call.parts ?? []) paths.add(part.path.split(".")[0]);
+  return [...paths].filter((p) => p !== "");
 }
 
 function joinLabels(labels: readonly Label[]): Label {

@@ -11,6 +11,7 @@ import { askInstead, all, requireOneOf, requirePublic, requireReadableBy, requir
 import { hasPath, nameArg } from "./paths.js";
 import { listText, originText } from "./describe.js";
 import { declareRequirements } from "./requirements.js";
+import type { PrincipalReader } from "./argument.js";
 import type { Policy } from "./types.js";
 
 type Paths = string | readonly string[];
@@ -32,6 +33,8 @@ export interface MessagePolicyOptions extends AskOptions {
   recipients?: Paths;
   /** Paths of what the message carries. */
   content?: Paths;
+  /** How the tool's recipient values name people, for shapes sluice does not read; see {@link ReadableByOptions.principalsOf}. */
+  principalsOf?: PrincipalReader;
 }
 
 function list(paths: Paths | undefined, fallback: readonly string[]): readonly string[] {
@@ -87,15 +90,16 @@ interface Family {
   /** How to configure the recipients, for the hint when none is present; absent when none is needed. */
   requiredBy?: string;
   asks?: AskOptions;
+  principalsOf?: PrincipalReader;
 }
 
-function messageFamily({ recipients, content, shows, whether, where = WHERE, extra = [], requiredBy, asks }: Family): Policy {
+function messageFamily({ recipients, content, shows, whether, where = WHERE, extra = [], requiredBy, asks, principalsOf }: Family): Policy {
   const present = requiredBy === undefined ? [] : [requireOneOf(recipients, configure(requiredBy))];
   return all(
     ...present,
     outbound(recipients, content, where, asks),
     ...content.map((p) =>
-      askInstead(requireReadableBy(p, { principalsFrom: recipients, why: shows })),
+      askInstead(requireReadableBy(p, { principalsFrom: recipients, why: shows, ...(principalsOf ? { principalsOf } : {}) })),
     ),
     askInstead(requireTrustedContext({ why: `untrusted data decided ${whether}` })),
     ...extra,
@@ -115,6 +119,7 @@ export function emailPolicy(options: MessagePolicyOptions = {}): Policy {
     shows: "the email would show it to them",
     whether: "whether this email is sent",
     asks: options,
+    principalsOf: options.principalsOf,
   });
 }
 
@@ -127,6 +132,7 @@ export function messagePolicy(options: MessagePolicyOptions = {}): Policy {
     shows: "the message would show it to them",
     whether: "whether this message is sent",
     asks: options,
+    principalsOf: options.principalsOf,
   });
 }
 
@@ -141,11 +147,14 @@ export function calendarInvitePolicy(options: MessagePolicyOptions = {}): Policy
     shows: "the invitation would show it to them",
     whether: "whether this invitation is sent",
     asks: options,
+    principalsOf: options.principalsOf,
   });
 }
 
 /** Argument paths of a file-sharing tool. */
 export interface FileSharePolicyOptions extends AskOptions {
+  /** How the tool's recipient values name people; see {@link ReadableByOptions.principalsOf}. */
+  principalsOf?: PrincipalReader;
   /** Paths naming who the file is shared with. Default `with`, `email`, `to`. */
   recipients?: Paths;
   /** Paths naming the file. Its label should carry the file's readers. Default `file`, `file_id`, `path`. */
@@ -168,11 +177,14 @@ export function fileSharePolicy(options: FileSharePolicyOptions = {}): Policy {
     whether: "whether this file is shared",
     extra: chosen,
     asks: options,
+    principalsOf: options.principalsOf,
   });
 }
 
 /** Argument paths of a payment tool. */
 export interface PaymentPolicyOptions extends AskOptions {
+  /** How the tool's recipient values name people; see {@link ReadableByOptions.principalsOf}. */
+  principalsOf?: PrincipalReader;
   /** Paths naming who is paid. Default `recipient`, `to`, `iban`. */
   recipient?: Paths;
   /** Paths of the amount. Default `amount`. */
@@ -201,6 +213,7 @@ export function paymentPolicy(options: PaymentPolicyOptions = {}): Policy {
     where: "untrusted text chose who gets paid",
     extra: amounts,
     asks: options,
+    principalsOf: options.principalsOf,
   });
 }
 

@@ -18,6 +18,8 @@ export {
   askInstead,
 } from "./rules.js";
 export type { RuleOptions, ReadableByOptions } from "./rules.js";
+export { argumentLabel, principalsOf } from "./argument.js";
+export type { ArgumentLabel, PrincipalReader, Principals } from "./argument.js";
 export {
   outboundMessagePolicy,
   emailPolicy,

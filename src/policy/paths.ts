@@ -2,6 +2,7 @@
  * Dotted argument paths (`"to"`, `"recipients.0"`, `"event.attendees"`), the way policies
  * name the argument they guard.
  */
+import { escapeInvisible, quoteData } from "./describe.js";
 
 function step(value: unknown, key: string): { found: boolean; value?: unknown } {
   if (Array.isArray(value)) {
@@ -46,30 +47,12 @@ export function isWithin(path: string, ancestor: string | undefined): boolean {
   return ancestor === undefined || path === ancestor || path.startsWith(ancestor + ".");
 }
 
-/**
- * The principals named by the value at `path`: a string (split on commas and semicolons, as
- * in `"a@x.com, b@y.com"`), an array of them, or objects with an `email`/`id`/`name` field.
- */
-export function principalsAt(args: unknown, path: string): string[] {
-  const found = lookup(args, path);
-  return found.found ? principalsIn(found.value) : [];
-}
-
-function principalsIn(value: unknown): string[] {
-  if (typeof value === "string") {
-    return value.split(/[,;]/).map((s) => s.trim()).filter((s) => s.length > 0);
-  }
-  if (Array.isArray(value)) return value.flatMap(principalsIn);
-  if (value !== null && typeof value === "object") {
-    const record = value as Record<string, unknown>;
-    for (const key of ["email", "id", "name"]) {
-      if (typeof record[key] === "string") return principalsIn(record[key]);
-    }
-  }
-  return [];
-}
-
 const PREVIEW_LIMIT = 60;
+
+/** Longest rendering of one value (or one element of a list) in an approval prompt. */
+const SHOWN_LIMIT = 400;
+/** Elements of a list shown one by one in an approval prompt; the rest are counted. */
+const SHOWN_ELEMENTS = 50;
 
 /**
  * The first part of a value, enough for a preview of `budget` characters: long strings, arrays
@@ -94,15 +77,43 @@ export function preview(value: unknown): string {
   } catch {
     text = "(a value that cannot be shown)";
   }
-  text = text.replace(/\s+/g, " ");
+  text = escapeInvisible(text.replace(/\s+/g, " "));
   return text.length > PREVIEW_LIMIT ? text.slice(0, PREVIEW_LIMIT - 1) + "…" : text;
+}
+
+/**
+ * A value as an approval prompt shows it, never as a prefix that could hide its end: a list
+ * element by element (each on a line of its own, with a count past {@link SHOWN_ELEMENTS}),
+ * anything else whole up to {@link SHOWN_LIMIT} characters, cut in the middle past that.
+ */
+export function shownLines(value: unknown): string[] {
+  if (!Array.isArray(value)) return [shownValue(value)];
+  const lines = value.slice(0, SHOWN_ELEMENTS).map((v, i) => `[${i}] ${shownValue(v)}`);
+  if (value.length > SHOWN_ELEMENTS) lines.push(`and ${value.length - SHOWN_ELEMENTS} more elements (${value.length} in all)`);
+  if (value.length === 0) lines.push("[] (an empty list)");
+  return lines;
+}
+
+function shownValue(value: unknown): string {
+  if (typeof value === "string") return quoteData(value, SHOWN_LIMIT);
+  let text: string;
+  try {
+    text = JSON.stringify(small(value, SHOWN_LIMIT)) ?? String(value);
+  } catch {
+    text = "(a value that cannot be shown)";
+  }
+  text = escapeInvisible(text);
+  if (text.length <= SHOWN_LIMIT) return text;
+  const half = Math.floor((SHOWN_LIMIT - 1) / 2);
+  return `${text.slice(0, half)}…${text.slice(text.length - half)}`;
 }
 
 const PATH_LIMIT = 80;
 
 /** A path as reasons quote it: keys a program built can be long. */
 export function showPath(path: string): string {
-  return path.length > PATH_LIMIT ? path.slice(0, PATH_LIMIT - 1) + "…" : path;
+  const shown = escapeInvisible(path).replace(/`/g, "'");
+  return shown.length > PATH_LIMIT ? shown.slice(0, PATH_LIMIT - 1) + "…" : shown;
 }
 
 /** `` `to` ("eve@evil.com") ``: how reasons name an argument, with its value when it has one. */

@@ -1,15 +1,17 @@
 /**
  * Composable sink rules. Each names the argument it guards by a dotted path; a rule whose
- * argument is absent from the call passes, since a missing argument carries no data, unless the
- * program wrote it as undefined: then its absence says something, and its label is checked.
+ * argument is absent from the call checks what decided that it is absent (the shape of the
+ * object that would hold it, and an undefined the program wrote there) as it would check the
+ * argument: data that chose whether a key is there chose something about the call.
  * Every rule denies; wrap it in {@link askInstead} to escalate to a person instead.
  */
-import type { Label } from "../labels/index.js";
+import { Label } from "../labels/index.js";
 import { allow, deny, type Decision, type ToolCall } from "../tools/types.js";
 import { listText, originText, secrecyText } from "./describe.js";
 import { combineDecisions } from "./decisions.js";
 import { contextText, privateText, untrustedText } from "./explain.js";
-import { hasPath, nameArg, principalsAt } from "./paths.js";
+import { argumentLabel, principalsAt, type PrincipalReader } from "./argument.js";
+import { hasPath, nameArg } from "./paths.js";
 import { asAsks, declareRequirements, requirementsOf, unionOf } from "./requirements.js";
 import type { Policy } from "./types.js";
 
@@ -25,6 +27,11 @@ export interface ReadableByOptions extends RuleOptions {
   principalsFrom?: string | readonly string[];
   /** Fixed principals that must be able to read the value as well. */
   principals?: readonly string[];
+  /**
+   * How this tool's recipient values name people, for shapes {@link principalsOf} does not
+   * read; when it gives nothing, the usual shapes are tried, and a value still unread is refused.
+   */
+  principalsOf?: PrincipalReader;
 }
 
 function checkPath(rule: string, path: unknown): string {
@@ -44,23 +51,25 @@ function asList(paths: string | readonly string[] | undefined): readonly string[
 }
 
 /**
- * The label of an argument the program set to undefined (so it is absent from the call), or
- * undefined when the argument is present or was never written.
+ * An absence's label for a rule about readers, unless it is no more secret than the call's
+ * context: such a rule does not govern whether the call happens, and a key missing for no more
+ * secret a reason than that says nothing the call does not.
  */
-function absenceLabel(call: ToolCall, path: string): Label | undefined {
-  if (hasPath(call.args, path)) return undefined;
-  return (call.parts ?? []).find((p) => p.path === path)?.label;
+function secretAbsence(call: ToolCall, absent: Label | undefined): Label | undefined {
+  if (absent === undefined) return undefined;
+  return Label.of({ readers: absent.readers }).flowsTo(Label.of({ readers: call.context.readers })) ? undefined : absent;
 }
 
 /** The argument at `path` must be trusted: no untrusted text chose it (nor whether it is there). */
 export function requireTrusted(path: string, options?: RuleOptions): Policy {
   checkPath("requireTrusted", path);
   return declareRequirements((call) => {
-    if (!hasPath(call.args, path)) {
-      const absent = absenceLabel(call, path);
+    const arg = argumentLabel(call, path);
+    if (!arg.present) {
+      const absent = arg.label;
       return absent === undefined || absent.trusted ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and untrusted data decided that: ${originText(absent)}`, options));
     }
-    const label = call.label(path);
+    const label = arg.label;
     return label.trusted ? allow() : deny(because(untrustedText(call, path, label), options));
   }, [{ kind: "trusted", path, effect: "deny", why: options?.why }]);
 }
@@ -69,11 +78,12 @@ export function requireTrusted(path: string, options?: RuleOptions): Policy {
 export function requirePublic(path: string, options?: RuleOptions): Policy {
   checkPath("requirePublic", path);
   return declareRequirements((call) => {
-    if (!hasPath(call.args, path)) {
-      const absent = absenceLabel(call, path);
+    const arg = argumentLabel(call, path);
+    if (!arg.present) {
+      const absent = secretAbsence(call, arg.label);
       return absent === undefined || absent.readers === "public" ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and private data decided that (${secrecyText(absent)})`, options));
     }
-    const label = call.label(path);
+    const label = arg.label;
     return label.readers === "public" ? allow() : deny(because(privateText(call, path, label), options));
   }, [{ kind: "public", path, effect: "deny", why: options?.why }]);
 }
@@ -85,11 +95,12 @@ export function requirePublic(path: string, options?: RuleOptions): Policy {
 export function requireTrustedIfPrivate(path: string, options?: RuleOptions): Policy {
   checkPath("requireTrustedIfPrivate", path);
   return declareRequirements((call) => {
-    if (!hasPath(call.args, path)) {
-      const absent = absenceLabel(call, path);
+    const arg = argumentLabel(call, path);
+    if (!arg.present) {
+      const absent = arg.label;
       return absent === undefined || absent.trusted || absent.readers === "public" ? allow() : deny(because(`${"`"}${path}${"`"} is missing, and untrusted data decided that about private data`, options));
     }
-    const label = call.label(path);
+    const label = arg.label;
     if (label.trusted || label.readers === "public") return allow();
     const text = `${nameArg(call.args, path)} is ${secrecyText(label)} and untrusted: ${originText(label)}`;
     return deny(because(text, options));
@@ -105,21 +116,33 @@ function unreadableBy(label: Label, principals: readonly string[]): string[] {
 
 /**
  * Everyone the value at `path` reaches must be among its readers: the principals named by
- * the arguments in `principalsFrom` (a string, a comma-separated list, an array, or objects
- * with an `email` field) and any fixed `principals`. Public values pass.
+ * the arguments in `principalsFrom` (read by {@link principalsOf}: strings, comma-separated
+ * lists, numbers, arrays, the usual address objects, or the policy's own `principalsOf`) and
+ * any fixed `principals`. Public values pass. A recipient argument that names no one sluice can
+ * tell makes a private value's call refused: the rule cannot tell who would read it.
  */
 export function requireReadableBy(path: string, options: ReadableByOptions): Policy {
   checkPath("requireReadableBy", path);
   const from = asList(options?.principalsFrom);
   from.forEach((p) => checkPath("requireReadableBy principalsFrom", p));
   const fixed = options?.principals ?? [];
+  const reader = options?.principalsOf;
+  if (reader !== undefined && typeof reader !== "function") throw new TypeError("requireReadableBy: principalsOf must be a function from a recipient value to its principals");
   return declareRequirements((call) => {
-    if (!hasPath(call.args, path)) return allow();
-    const label = call.label(path);
+    const arg = argumentLabel(call, path);
+    const label = arg.present ? arg.label : secretAbsence(call, arg.label);
+    if (label === undefined || label.readers === "public") return allow();
     const named = from.filter((p) => hasPath(call.args, p));
-    const principals = [...fixed, ...named.flatMap((p) => principalsAt(call.args, p))];
+    const read = named.map((p) => ({ path: p, found: principalsAt(call.args, p, reader) }));
+    const unknown = read.find((r) => !r.found.ok);
+    if (unknown !== undefined && !unknown.found.ok) {
+      const what = `${arg.present ? privateText(call, path, label) : `\`${path}\` is missing, and ${secrecyText(label)} data decided that`}, and sluice cannot tell who ${"`"}${unknown.path}${"`"} names (${unknown.found.what}); give the policy principalsOf to read it`;
+      return deny(because(what, options));
+    }
+    const principals = [...fixed, ...read.flatMap((r) => (r.found.ok ? r.found.principals : []))];
     const missing = unreadableBy(label, principals);
     if (missing.length === 0) return allow();
+    if (!arg.present) return deny(because(`${"`"}${path}${"`"} is missing, and ${secrecyText(label)} data decided that, so ${listText(missing)} may not learn it`, options));
     const where = named.length > 0 ? ` (named in ${listText(named.map((p) => `\`${p}\``))})` : "";
     const text = `${privateText(call, path, label)}, so ${listText(missing)}${where} may not read it`;
     return deny(because(text, options));

@@ -8,6 +8,7 @@
 import { Label } from "../labels/index.js";
 import type { LabelledPath } from "../interpreter/convert.js";
 import type { ToolCall } from "../tools/types.js";
+import { lookup } from "../policy/paths.js";
 
 /** Nested questions about one argument answered by scanning before it is indexed as a tree. */
 const SCANS_BEFORE_INDEX = 8;
@@ -94,14 +95,19 @@ function byScan(parts: readonly LabelledPath[], path: string): Label | undefined
 /**
  * The call as policies see it: `label(path)` joins every part at or under `path`; a path with
  * no part gives the label of its nearest ancestor that has one, and the empty path (or none)
- * the label of all arguments.
+ * the label of all arguments. `shape(path)` is an object's own part: which keys it has.
  */
 export function toolCallView(tool: string, args: Record<string, unknown>, parts: LabelledPath[], context: Label): ToolCall {
   let all = Label.trusted();
+  // The root's own part: which arguments the call has.
+  let rootShape = Label.trusted();
   const groups = new Map<string, Group>();
   for (const p of parts) {
     all = all.join(p.label);
-    if (p.path === "") continue;
+    if (p.path === "") {
+      rootShape = rootShape.join(p.label);
+      continue;
+    }
     const top = topOf(p.path);
     const group = groups.get(top);
     if (group === undefined) groups.set(top, { label: p.label, parts: [p], scans: 0 });
@@ -121,5 +127,19 @@ export function toolCallView(tool: string, args: Record<string, unknown>, parts:
     if (group.tree === undefined && ++group.scans > SCANS_BEFORE_INDEX) group.tree = indexTree(group.parts);
     return group.tree !== undefined ? fromTree(group.tree, path) : byScan(group.parts, path) ?? group.label;
   };
-  return { tool, args, label, context, parts: parts.filter((p) => p.path !== "").map((p) => ({ path: p.path, label: p.label })) };
+  const shape = (path?: string): Label => {
+    if (path === undefined || path === "") return rootShape;
+    const at = lookup(args, path);
+    if (!at.found || at.value === null || typeof at.value !== "object" || Array.isArray(at.value)) return label(path);
+    // An object's own part is its shape; a view made without one answers for everything under it.
+    return ownLabel(groups.get(topOf(path))?.parts ?? [], path) ?? label(path);
+  };
+  return { tool, args, label, context, shape, parts: parts.filter((p) => p.path !== "").map((p) => ({ path: p.path, label: p.label })) };
+}
+
+/** The join of the parts at exactly `path`, if there are any. */
+function ownLabel(parts: readonly LabelledPath[], path: string): Label | undefined {
+  let found: Label | undefined;
+  for (const p of parts) if (p.path === path) found = found === undefined ? p.label : found.join(p.label);
+  return found;
 }

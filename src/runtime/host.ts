@@ -8,8 +8,11 @@ import { Label } from "../labels/index.js";
 import type { HostOutcome, HostRequest } from "../interpreter/program.js";
 import { approvalRequest, decideCall, endorseCall, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
 import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
+import { labelParts } from "../tools/output.js";
 import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
+import { createAttemptBudget, createKeyring, newRunKey, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
+import { startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
 
 export { thrownText } from "../interpreter/convert.js";
 import { toolCallView } from "./call-view.js";
@@ -24,12 +27,24 @@ export const QUERY = "query_ai_assistant";
 export interface RunLog {
   calls: CallRecord[];
   queries: RunResult["queries"];
+  /** Call ids and idempotency keys, handed out in program order. */
+  keys: Keyring;
+  /** The run's `invoke_agent` span: every call's span is its child. */
+  span: RunSpan;
+  /** Tool attempts and worst-case dollars, checked before every attempt. */
+  budget?: AttemptBudget;
+  /** Aborted when the run ends: no attempt or wait of its calls outlives it. */
+  stop: AbortController;
 }
 
 /** Host-side settings of a runtime, fixed when it is created. */
 export interface HostConfig extends RuntimeOptions {
   permissions?: Permissions;
   endorsements?: EndorsementStore;
+  /** A budget of tool attempts for each run. */
+  budget?: AttemptLimits;
+  /** Watches every call the layer runs (tracing). */
+  observer?: CallObserver;
 }
 
 /** A tool with its parameters schema compiled. */
@@ -52,6 +67,37 @@ export interface Host {
    * label. Keyed by the record object, so only this runtime's own records are found.
    */
   results: WeakMap<CallRecord, unknown>;
+  /** The tool-call layer: timeouts, retries, breakers and buckets shared by the runtime's runs. */
+  layer: CallLayer;
+}
+
+/** The host side of a new run; `previous` lends its run key, so repeated calls keep their idempotency keys. */
+export function openRun(host: Host, previous?: RunResult): RunLog {
+  const given = previous !== null && typeof previous === "object" ? previous.runKey : undefined;
+  const budget = host.config.budget === undefined ? undefined : createAttemptBudget(host.config.budget);
+  return {
+    calls: [],
+    queries: [],
+    keys: createKeyring(typeof given === "string" && given !== "" ? given : newRunKey()),
+    span: startRunSpan(),
+    ...(budget === undefined ? {} : { budget }),
+    stop: new AbortController(),
+  };
+}
+
+/** Ends the host side of a run: stops what is still in flight, ends its span, and gives the result its run key. */
+export function closeRun(log: RunLog, result: RunResult): RunResult {
+  log.stop.abort();
+  log.span.end({ status: result.status, ...(result.error === undefined ? {} : { error: { kind: result.error.kind } }), calls: log.calls.length });
+  return { ...result, runKey: log.keys.runKey };
+}
+
+/** A layer's refusal that ends the run as a limit does (a budget of attempts used up). */
+export class HostLimit extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "HostLimit";
+  }
 }
 
 /** Freezes plain data all the way down, so the arguments a policy decided on are the ones recorded. */
@@ -106,30 +152,117 @@ function sameArgs(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The result of a side-effecting call an earlier attempt already made with these arguments. */
-function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined): CallRecord | undefined {
+/**
+ * The result of a side-effecting call an earlier attempt already made: the one with this call's
+ * idempotency key (same tool, arguments and occurrence, so a plan that pays twice pays twice),
+ * or for a record without keys, the first with the same tool and arguments.
+ */
+function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, key: string | undefined, previous: RunResult | undefined): CallRecord | undefined {
   if (!tool.sideEffect || previous === undefined) return undefined;
-  return previous.calls.find((c) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && "result" in c && sameArgs(c.args, args));
+  const made = (c: CallRecord) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && "result" in c;
+  if (key !== undefined && previous.calls.some((c) => typeof c.idempotencyKey === "string")) return previous.calls.find((c) => made(c) && c.idempotencyKey === key);
+  return previous.calls.find((c) => made(c) && sameArgs(c.args, args));
 }
 
-async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host): Promise<HostOutcome> {
-  const done = doneBefore(tool, args, previous);
+/**
+ * Who may read what a program sees of a tool's failure, before it is forced untrusted: the
+ * tool's declared `failureLabel`, else its label for an undefined result; readable by no one
+ * when the label function cannot say, untrusted and public for a tool with no label.
+ */
+function failureLabelOf(tool: Tool<any, any>, args: Record<string, unknown>): Label {
+  if (tool.failureLabel instanceof Label) return tool.failureLabel;
+  if (tool.label === undefined) return Label.untrusted(tool.name);
+  try {
+    const label = tool.label(undefined, args);
+    if (label instanceof Label) return label;
+  } catch {
+    // No label for no result: nobody is known to be allowed to read it.
+  }
+  return Label.of({ readers: [], trusted: false, sources: [tool.name] });
+}
+
+/** The label of a result that is not plain data: who may read the tool's errors, forced untrusted. */
+function failedCallLabel(tool: Tool<any, any>, args: Record<string, unknown>): Label {
+  return failureLabelOf(tool, args).join(Label.untrusted(tool.resource ?? tool.name));
+}
+
+/**
+ * A replayed result from a record another runtime made, which keeps plain data only: the parts
+ * the tool declares are labelled again; parts it labelled on its own are lost, see foreignLabel.
+ */
+function foreignResult(tool: Tool<any, any>, result: unknown, args: Record<string, unknown>): unknown {
+  if (tool.output?.parts === undefined) return result;
+  try {
+    return labelParts(tool.output, result, args);
+  } catch {
+    return result;
+  }
+}
+
+/**
+ * What a foreign replay joins into the result's label: untrusted (the record is plain data
+ * anyone could have written), and, unless the tool declares its output (whose parts
+ * foreignResult labels again), readable by no one: a part the tool labelled private is no
+ * longer known, so every reader is assumed to be one it forbade.
+ */
+function foreignLabel(tool: Tool<any, any>): Label {
+  const replayed = Label.untrusted(tool.name);
+  return tool.output === undefined ? replayed.join(Label.of({ readers: [], sources: [`${tool.name} (replayed)`] })) : replayed;
+}
+
+/**
+ * Makes the call through the tool-call layer (timeout, retries, breaker, bucket, budget), the
+ * tool getting a fresh copy of the arguments at every attempt: what it does to one cannot
+ * change what was decided and recorded, nor what a retry sends.
+ */
+async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unknown>, record: CallRecord, host: Host, log: RunLog): Promise<{ result: unknown; failureLabel: Label } | HostOutcome> {
+  const resource = tool.resource ?? tool.name;
+  const outcome = await host.layer.executeCall({
+    tool: { ...tool, run: (_: unknown, ctx) => tool.run(structuredClone(args), ctx) },
+    args,
+    callId: record.callId!,
+    idempotencyKey: record.idempotencyKey!,
+    decision: record.decision === "ask" ? "ask" : "allow",
+    ...(record.approved === undefined ? {} : { approved: record.approved }),
+    argsTrusted: record.argsLabel?.trusted === true && record.context?.trusted === true,
+    resource,
+    failureLabel: failureLabelOf(tool, args),
+    signal: log.stop.signal,
+    ...(log.budget === undefined ? {} : { budget: log.budget }),
+    trace: { parent: log.span },
+  });
+  record.attempts = outcome.attempts;
+  record.durationMs = outcome.durationMs;
+  if (outcome.kind === "limit") {
+    record.error = outcome.message;
+    record.failure = "limit";
+    throw new HostLimit(outcome.message);
+  }
+  if (outcome.kind === "error") {
+    record.error = outcome.failure.detail ?? outcome.message;
+    record.failure = outcome.failure.kind;
+    return { kind: "error", cls: outcome.cls, message: outcome.message, label: outcome.label };
+  }
+  return { result: outcome.value, failureLabel: outcome.failureLabel };
+}
+
+async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host, log: RunLog): Promise<HostOutcome> {
+  const done = doneBefore(tool, args, record.idempotencyKey, previous);
   let result: unknown;
   // A replayed result whose labelled parts are unknown (a record not made by this runtime).
   let partsUnknown = false;
+  // What a failure would have carried; a replayed call could have failed the first time too.
+  let failureLabel = failedCallLabel(tool, args);
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
     partsUnknown = !host.results.has(done);
-    result = partsUnknown ? done.result : host.results.get(done);
+    result = partsUnknown ? foreignResult(tool, done.result, args) : host.results.get(done);
     record.replayed = true;
   } else {
-    try {
-      // The tool gets its own copy: what it does to it cannot change what was decided and recorded.
-      result = await tool.run(structuredClone(args));
-    } catch (err) {
-      record.error = thrownText(err);
-      return { kind: "error", cls: "Error", message: `${tool.name} failed: ${thrownText(err)}`, label: Label.untrusted(tool.name) };
-    }
+    const made = await callThroughLayer(tool, args, record, host, log);
+    if ("kind" in made) return made;
+    result = made.result;
+    failureLabel = made.failureLabel;
   }
   let data: unknown;
   try {
@@ -137,7 +270,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   } catch (err) {
     const problem = err instanceof HostDataError ? err.message : thrownText(err);
     record.error = `the result is not plain data: ${problem}`;
-    return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: Label.untrusted(tool.name) };
+    return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args) };
   }
   const plain = readHostData(data, { labels: "strip" });
   record.result = plain;
@@ -150,8 +283,8 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     label = Label.untrusted(tool.name);
   }
   // Parts the tool labelled on its own may have been stricter than the whole: assume the worst.
-  if (partsUnknown) label = label.join(Label.untrusted(tool.name));
-  return { kind: "value", value: data, label };
+  if (partsUnknown) label = label.join(foreignLabel(tool));
+  return { kind: "value", value: data, label, failureLabel };
 }
 
 /**
@@ -221,24 +354,33 @@ async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gat
   }
   const args = raw as Record<string, unknown>;
   const valid = parameters.check(args, "args");
-  if (!valid.ok) return done({ kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${valid.errors}`, label: Label.trusted() });
+  // The text quotes the parameters schema: it is as trusted as whoever wrote the schema.
+  if (!valid.ok) return done({ kind: "error", cls: "TypeError", message: `${tool.name}: invalid arguments: ${valid.errors}`, label: tool.schemaLabel instanceof Label ? tool.schemaLabel : Label.trusted() });
   deepFreeze(args);
+  // Every call in program order gets its id and key, replayed or not, so a repeat lines up.
+  const { callId, idempotencyKey } = log.keys.next(tool.name, args);
   const call = toolCallView(tool.name, args, request.parts[0] ?? [], request.context);
   const policy = tool.policy && config.endorsements ? withEndorsements(tool.policy, config.endorsements) : tool.policy;
   const decision = decideCall(call, { policy, sideEffect: tool.sideEffect, permissions: config.permissions });
-  const record: CallRecord = { tool: tool.name, args, decision: decision.kind, argsLabel: call.label(), context: call.context };
+  const record: CallRecord = { tool: tool.name, args, decision: decision.kind, argsLabel: call.label(), context: call.context, callId, idempotencyKey };
   if (decision.kind !== "allow" && decision.reason !== undefined) record.reason = decision.reason;
   log.calls.push(record);
-  if (decision.kind === "deny") return done({ kind: "blocked", reason: decision.reason });
+  const traced = (approved?: boolean) =>
+    traceDecision({ tool: tool.name, callId, decision: decision.kind, ...(approved === undefined ? {} : { approved }), sideEffect: tool.sideEffect, argsTrusted: call.label().trusted && call.context.trusted, ...(decision.reason === undefined ? {} : { reason: decision.reason }), parent: log.span });
+  if (decision.kind === "deny") {
+    traced();
+    return done({ kind: "blocked", reason: decision.reason });
+  }
   if (decision.kind === "ask") {
     const answer = await askApprover(config, call, decision);
     const approved = answer === true;
     record.approved = approved;
+    traced(approved);
     if (!approved) {
       const why = answer === "timeout" ? `no answer within ${config.approvalTimeoutMs ?? DEFAULT_APPROVAL_MS} ms, so not approved` : "not approved";
       return done({ kind: "blocked", reason: `${why}: ${decision.reason}` });
     }
     if (config.endorsements) endorseCall(config.endorsements, call, { by: "approver", reason: decision.reason });
-  }
-  return { kind: "run", run: (previous) => runTool(tool, args, previous, record, host) };
+  } else traced();
+  return { kind: "run", run: (previous) => runTool(tool, args, previous, record, host, log) };
 }

@@ -1,16 +1,21 @@
 /**
- * `createRuntime`: compiles a program, runs it, and answers its host requests until it ends.
+ * `createRuntime`: compiles a program, runs it once in a worker thread (pool.ts), and answers
+ * its host requests on this thread until it ends; a program that names no host function runs
+ * here, with nothing to wait for (see docs/execution.md).
  * A run never throws for a bad program, a failing tool or an exhausted limit: every outcome
  * is a {@link RunResult}, and every tool call made is in its record.
  */
 import { ProgramError } from "../language/errors.js";
-import { type CompiledProgram, type HostOutcome, compileProgram } from "../interpreter/program.js";
+import { type CompiledProgram, type Execution, compileProgram } from "../interpreter/program.js";
 import { DEFAULT_LIMITS, type Mutants, type ResolvedLimits } from "../interpreter/state.js";
 import { compileHostSchema, createProgramSchemas } from "../tools/schema.js";
 import type { Tool } from "../tools/types.js";
-import { type Host, type HostConfig, type HostTool, QUERY, answerAll, type RunLog, thrownText } from "./host.js";
+import { type Host, type HostConfig, type HostTool, HostLimit, QUERY, answerAll, closeRun, openRun, type RunLog, thrownText } from "./host.js";
+import { createAttemptBudget, createCallLayer, type AttemptLimits, type CallObserver } from "../calls/index.js";
+import { otelCallObserver } from "../tracing/index.js";
 import type { Limits, RunResult, Runtime, RuntimeOptions } from "./types.js";
 import type { EndorsementStore, Permissions } from "../policy/index.js";
+import { type Stopped, runInWorker, strykerState } from "./pool.js";
 
 export * from "./types.js";
 export { QUERY, toolCallView } from "./host.js";
@@ -18,8 +23,9 @@ export { QUERY, toolCallView } from "./host.js";
 /** Options of a single run. */
 export interface RunOptions {
   /**
-   * An earlier attempt at the same task: side-effecting calls it made with the same tool and
-   * arguments are not made again; their recorded results are reused, labelled as they were
+   * An earlier attempt at the same task: side-effecting calls it made are not made again (the
+   * n-th call with a tool and arguments matches the n-th such call of `previous`, by its
+   * idempotency key; a call that failed there is made again with the same key); their recorded results are reused, labelled as they were
    * the first time when `previous` came from this runtime, and untrusted when it did not (a
    * copy or another runtime's record keeps no `labeled(...)` parts).
    */
@@ -34,6 +40,17 @@ export interface ExtendedRuntimeOptions extends RuntimeOptions {
   endorsements?: EndorsementStore;
   /** Planted label-rule bugs, for the mutant suite only. */
   mutants?: Mutants;
+  /**
+   * Run programs that name no tool and no query on this thread instead of a worker: faster for
+   * tiny programs, but without the worker's heap cap and wall-clock stop (docs/execution.md).
+   */
+  inProcess?: boolean;
+  /** A budget of tool attempts per run (retries counted, each attempt charged its `costPerAttempt`); a refused attempt ends the run as a limit. */
+  budget?: AttemptLimits;
+  /** Watches every tool call the layer runs. Default: OpenTelemetry spans and metrics, no-ops without an SDK. */
+  observer?: CallObserver;
+  /** Source of the retry jitter, uniform in [0, 1); seed it in simulations. Default Math.random. */
+  random?: () => number;
 }
 
 /** A runtime whose `run` also takes {@link RunOptions}. */
@@ -85,6 +102,20 @@ function checkOptions(options: ExtendedRuntimeOptions): void {
   }
 }
 
+/**
+ * The instant of `createRuntime({ now })` in milliseconds since the epoch, or undefined when none
+ * was given (each run then takes the real time when it starts). Throws a TypeError for a bad one.
+ */
+export function clockOf(now: unknown): number | undefined {
+  if (now === undefined) return undefined;
+  const t = now instanceof Date ? now.getTime() : typeof now === "string" ? Date.parse(now) : typeof now === "number" ? new Date(now).getTime() : NaN;
+  if (Number.isNaN(t)) {
+    const shown = now instanceof Date ? "an invalid Date" : (JSON.stringify(now) ?? String(now));
+    throw new TypeError(`createRuntime: now must be a Date, an ISO 8601 string such as "2026-01-31T09:00:00Z" or milliseconds since the epoch, got ${shown}`);
+  }
+  return t;
+}
+
 /** Why `previous` cannot be used, or undefined when it can. */
 function badPrevious(previous: unknown): string | undefined {
   if (previous === undefined) return undefined;
@@ -94,16 +125,30 @@ function badPrevious(previous: unknown): string | undefined {
   return undefined;
 }
 
+/** Runtimes made so far: names each one's compiled programs in the workers' caches. */
+let runtimes = 0;
+
 /** Creates a runtime that runs programs against the given tools. */
 export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRuntime {
   checkOptions(options);
   const tools = checkTools(options.tools ?? []);
   const limits = resolveLimits(options.limits);
+  const clock = clockOf(options.now);
   const config: HostConfig = { ...options };
+  // Bad layer options throw here, as bad tools do; breakers and buckets outlive each run.
+  const layer = createCallLayer({
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
+    ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
+    ...(options.random === undefined ? {} : { random: options.random }),
+    observer: options.observer ?? otelCallObserver(),
+  });
+  if (options.budget !== undefined) createAttemptBudget(options.budget);
   // Everything here belongs to this runtime alone: no schema a program writes reaches another.
-  const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap() };
+  const host: Host = { tools, schemas: createProgramSchemas(), config, maxBytes: limits.memoryBytes, results: new WeakMap(), layer };
   const hostNames = [...tools.keys(), QUERY];
   const cache = new Map<string, CompiledProgram>();
+  const runtimeId = ++runtimes;
 
   const compile = (source: string): CompiledProgram => {
     const hit = cache.get(source);
@@ -115,7 +160,11 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   };
 
   async function run(source: string, runOptions: RunOptions = {}): Promise<RunResult> {
-    const log: RunLog = { calls: [], queries: [] };
+    const log = openRun(host, runOptions?.previous);
+    return closeRun(log, await runProgram(source, runOptions, log));
+  }
+
+  async function runProgram(source: string, runOptions: RunOptions, log: RunLog): Promise<RunResult> {
     const base = { calls: log.calls, queries: log.queries };
     const previous = runOptions?.previous;
     const bad = badPrevious(previous);
@@ -129,43 +178,35 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       }
       return { status: "failed", error: { kind: "syntax", message: `the program could not be compiled: ${String(err)}` }, logs: [], steps: 0, ...base };
     }
-    const record: HostOutcome[] = [];
-    // The time limit covers the interpreter's work over all replays, tool waits excluded, so
-    // a program that calls tools in an endless loop still ends in time.
-    let used = 0;
-    for (;;) {
-      let ex;
-      const remaining = limits.timeMs - used;
-      if (remaining <= 0) {
-        return { status: "failed", error: { kind: "limit", message: `the program ran longer than ${limits.timeMs} ms` }, logs: [], steps: 0, ...base };
+    // One instant for the whole run.
+    const now = clock ?? Date.now();
+    let ex: Execution | Stopped;
+    try {
+      ex = program.namesHost || !options.inProcess ? { kind: "suspended", requests: [], steps: 0 } : program.execute([], limits, options.mutants, undefined, now);
+      if (ex.kind === "suspended") {
+        // Runs once, from the top, in a worker that blocks on each host call.
+        const job = { runtime: runtimeId, source, hostFunctions: hostNames, limits, mutants: options.mutants ?? {}, stryker: strykerState(), now };
+        ex = await runInWorker(job, async (requests) => answerAll(requests, host, log, previous));
       }
-      const started = Date.now();
-      try {
-        ex = program.execute(record, { ...limits, timeMs: remaining }, options.mutants);
-      } catch (err) {
-        return { status: "failed", error: { kind: "runtime", message: `internal error: ${thrownText(err)}` }, logs: [], steps: 0, ...base };
-      }
-      used += Date.now() - started;
-      switch (ex.kind) {
-        case "suspended":
-          try {
-            record.push(...(await answerAll(ex.requests, host, log, previous)));
-          } catch (err) {
-            // Defence in depth: every host step catches its own failures, but a run never throws.
-            return { status: "failed", error: { kind: "runtime", message: `the host failed: ${thrownText(err)}` }, logs: [], steps: ex.steps, ...base };
-          }
-          continue;
-        case "completed":
-          return { status: "completed", value: ex.value, label: ex.label, logs: ex.logs, steps: ex.steps, ...base };
-        case "threw":
-          return { status: "failed", error: { kind: "runtime", message: ex.message, line: ex.line, column: ex.column, label: ex.label, placeLabel: ex.at }, logs: ex.logs, steps: ex.steps, ...base };
-        case "limit":
-          return { status: "failed", error: { kind: "limit", message: ex.message }, logs: ex.logs, steps: ex.steps, ...base };
-        case "blocked":
-          return { status: "blocked", error: { kind: "policy", message: ex.reason }, logs: ex.logs, steps: ex.steps, ...base };
-      }
+    } catch (err) {
+      return { status: "failed", error: { kind: "runtime", message: `internal error: ${thrownText(err)}` }, logs: [], steps: 0, ...base };
+    }
+    switch (ex.kind) {
+      case "stopped":
+        return { status: "failed", error: ex.error, logs: [], steps: 0, ...base };
+      case "suspended":
+        return { status: "failed", error: { kind: "runtime", message: "internal error: the run stopped waiting for the host" }, logs: [], steps: ex.steps, ...base };
+      case "completed":
+        return { status: "completed", value: ex.value, label: ex.label, logs: ex.logs, steps: ex.steps, ...base };
+      case "threw":
+        return { status: "failed", error: { kind: "runtime", message: ex.message, line: ex.line, column: ex.column, label: ex.label, placeLabel: ex.at }, logs: ex.logs, steps: ex.steps, ...base };
+      case "limit":
+        return { status: "failed", error: { kind: "limit", message: ex.message }, logs: ex.logs, steps: ex.steps, ...base };
+      case "blocked":
+        return { status: "blocked", error: { kind: "policy", message: ex.reason }, logs: ex.logs, steps: ex.steps, ...base };
     }
   }
 
-  return { run, tools: [...tools.values()].map((t) => t.tool).sort((a, b) => a.name.localeCompare(b.name)) };
+  const sorted = [...tools.values()].map((t) => t.tool).sort((a, b) => a.name.localeCompare(b.name));
+  return options.now === undefined ? { run, tools: sorted } : { run, tools: sorted, now: options.now };
 }

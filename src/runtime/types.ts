@@ -1,5 +1,5 @@
 import type { Label } from "../labels/index.js";
-import type { JsonSchema, Tool } from "../tools/types.js";
+import type { BreakerOptions, JsonSchema, RateLimitOptions, RetryOptions, Tool } from "../tools/types.js";
 
 /** The quarantined model: reads untrusted text, has no tools, answers in a JSON Schema. */
 export interface QuarantinedModel {
@@ -66,6 +66,18 @@ export interface RuntimeOptions {
   approvalTimeoutMs?: number;
   /** Resource limits. */
   limits?: Limits;
+  /**
+   * The clock of every run: `new Date()` and `Date.now()` in programs give this instant, trusted,
+   * the same for the whole run. A `Date`, an ISO 8601 string or milliseconds since the epoch.
+   * Default: the real time when each `run` starts.
+   */
+  now?: Date | string | number;
+  /** How tool calls are retried (a tool's own `retry` overrides it field by field); see docs/tool-calls.md. */
+  retry?: RetryOptions;
+  /** A circuit breaker per tool (per server for MCP tools), shared by every run of the runtime. */
+  breaker?: BreakerOptions;
+  /** Token buckets by resource: a tool's name, `"mcp:<server>"`, `"model:anthropic"`. */
+  rateLimits?: Readonly<Record<string, RateLimitOptions>>;
 }
 
 /** One tool call in a run's record. */
@@ -85,6 +97,16 @@ export interface CallRecord {
   error?: string;
   /** True when the result came from an earlier attempt (see RunOptions.previous), not a new call. */
   replayed?: boolean;
+  /** Identifier of the call within its run (`call_1`, … in program order; `gen_ai.tool.call.id`). */
+  callId?: string;
+  /** The key the tool got as `ctx.idempotencyKey`: the same for every attempt and when `previous` repeats the call. */
+  idempotencyKey?: string;
+  /** Why the call did not return a value, from sluice's fixed set (`timeout`, `tool_error`, …). */
+  failure?: string;
+  /** Attempts made, retries included, when the call was made. */
+  attempts?: number;
+  /** Wall time of the call in milliseconds, waits between attempts included. */
+  durationMs?: number;
 }
 
 /** Why a run did not complete. */
@@ -119,6 +141,8 @@ export interface RunResult {
   queries: Array<{ prompt: string; schema: JsonSchema; answer?: unknown; error?: string; label: Label }>;
   /** Interpreter steps used. */
   steps: number;
+  /** The key of this run's idempotency keys; `run(source, { previous })` takes it over, so repeated calls keep their keys. */
+  runKey?: string;
 }
 
 /** A runtime made by {@link createRuntime}. */
@@ -127,4 +151,6 @@ export interface Runtime {
   run(source: string): Promise<RunResult>;
   /** The tools this runtime offers, sorted by name. */
   readonly tools: readonly Tool<any, any>[];
+  /** The clock given as `createRuntime({ now })`, when one was (the planner is told its date). */
+  readonly now?: Date | string | number;
 }

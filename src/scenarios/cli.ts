@@ -7,7 +7,7 @@
  */
 import { realpathSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { attacks } from "./attacks.js";
@@ -19,6 +19,7 @@ import { runScenarios, type ScenarioOptions } from "./runner.js";
 import { formatCorpusMarkdown } from "./corpus/report.js";
 import { writePrompts } from "./corpus/prompts.js";
 import { runCorpus } from "./corpus/run.js";
+import { importAnswers } from "./corpus/reader-requests.js";
 import { suites } from "./suites/index.js";
 
 /** What the command needs of its surroundings. */
@@ -56,10 +57,27 @@ Options:
   --plans DIR         run a corpus of plans (DIR/<suite>/<task>.<variant>.md, each a planner's
                       answer, unedited) next to the reference plans of the same tasks, and
                       print both side by side (with --suite, --attack, --jobs, --json)
+  --reader-answers FILE
+                      with --plans: the played reader's answers, which answer the corpus
+                      plans' reader requests (default: DIR/../readers/answers.json)
+  --reader-requests DIR2
+                      with --plans: where requests with no played answer are written
+                      (default: DIR/../reader-requests)
+  --import-answers DIR2
+                      check every <key>.answer.json in DIR2 against its request's schema and
+                      record it in the --reader-answers file (default corpus/readers/answers.json)
   -h, --help          show this help
 `;
 
 class UsageError extends Error {}
+
+/** The played reader's answers file and requests folder. */
+export interface PlayedPaths {
+  answers: string;
+  requests: string;
+}
+
+const DEFAULT_ANSWERS = join("corpus", "readers", "answers.json");
 
 function names(values: unknown, known: readonly string[], what: string): string[] | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
@@ -93,6 +111,9 @@ function parse(argv: readonly string[]) {
         html: { type: "string" },
         plans: { type: "string" },
         "write-prompts": { type: "string" },
+        "reader-answers": { type: "string" },
+        "reader-requests": { type: "string" },
+        "import-answers": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -105,7 +126,7 @@ function parse(argv: readonly string[]) {
 export function optionsFrom(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
-): { options: ScenarioOptions; json: boolean; html?: string; help: boolean; plans?: string; writePrompts?: string } {
+): { options: ScenarioOptions; json: boolean; html?: string; help: boolean; plans?: string; writePrompts?: string; played?: PlayedPaths; importAnswers?: string } {
   const v = parse(argv);
   const reader = choice<ReaderKind>("reader", v.reader, ["adversarial", "benign", "model"], "adversarial");
   const planner = choice<PlannerKind>("planner", v.planner, ["reference", "model"], "reference");
@@ -118,13 +139,21 @@ export function optionsFrom(
     if (!(jobs >= 1)) throw new UsageError(`--jobs must be a whole number of at least 1; got ${JSON.stringify(v.jobs)}`);
   }
   if (v.html !== undefined && v.html.trim() === "") throw new UsageError("--html needs a file name");
-  for (const flag of ["plans", "write-prompts"] as const) {
+  for (const flag of ["plans", "write-prompts", "import-answers", "reader-requests"] as const) {
     if (v[flag] !== undefined && v[flag]!.trim() === "") throw new UsageError(`--${flag} needs a folder`);
   }
-  if (v.plans !== undefined && v["write-prompts"] !== undefined) throw new UsageError("--plans and --write-prompts do different things; give one");
-  if ((v.plans !== undefined || v["write-prompts"] !== undefined) && (reader !== "adversarial" || planner !== "reference" || v.html !== undefined)) {
+  if (v["reader-answers"] !== undefined && v["reader-answers"].trim() === "") throw new UsageError("--reader-answers needs a file");
+  const modes = (["plans", "write-prompts", "import-answers"] as const).filter((f) => v[f] !== undefined);
+  if (modes.length > 1) throw new UsageError(`--${modes.join(" and --")} do different things; give one`);
+  if (modes.length > 0 && (reader !== "adversarial" || planner !== "reference" || v.html !== undefined)) {
     throw new UsageError("--plans and --write-prompts take only --suite, --attack, --jobs and --json");
   }
+  if (v.plans === undefined && v["reader-requests"] !== undefined) throw new UsageError("--reader-requests goes with --plans");
+  if (v.plans === undefined && v["import-answers"] === undefined && v["reader-answers"] !== undefined) throw new UsageError("--reader-answers goes with --plans or --import-answers");
+  const played = v.plans === undefined ? undefined : {
+    answers: v["reader-answers"] ?? join(dirname(v.plans.replace(/[\\/]+$/, "")), "readers", "answers.json"),
+    requests: v["reader-requests"] ?? join(dirname(v.plans.replace(/[\\/]+$/, "")), "reader-requests"),
+  };
   const models = v.model !== undefined || v["reader-model"] !== undefined ? { ...(v.model ? { planner: v.model } : {}), ...(v["reader-model"] ? { reader: v["reader-model"] } : {}) } : undefined;
   const options: ScenarioOptions = {
     suites: names(v.suite, suites.map((s) => s.name), "suite"),
@@ -141,6 +170,8 @@ export function optionsFrom(
     ...(v.html === undefined ? {} : { html: v.html }),
     ...(v.plans === undefined ? {} : { plans: v.plans }),
     ...(v["write-prompts"] === undefined ? {} : { writePrompts: v["write-prompts"] }),
+    ...(played === undefined ? {} : { played }),
+    ...(v["import-answers"] === undefined ? {} : { importAnswers: v["import-answers"], played: { answers: v["reader-answers"] ?? DEFAULT_ANSWERS, requests: v["import-answers"] } }),
     help: v.help === true,
   };
 }
@@ -160,6 +191,7 @@ export async function main(argv: readonly string[], io: ScenarioIo): Promise<num
   }
   if (parsed.writePrompts !== undefined) return prompts(parsed.writePrompts, parsed.options, io);
   if (parsed.plans !== undefined) return corpus(parsed.plans, parsed, io);
+  if (parsed.importAnswers !== undefined) return imports(parsed.played!, io);
   try {
     let progress: ReturnType<typeof createProgress> | undefined;
     const report = await runScenarios({
@@ -208,6 +240,8 @@ async function corpus(dir: string, parsed: ReturnType<typeof optionsFrom>, io: S
       ...(parsed.options.suites ? { suites: parsed.options.suites as string[] } : {}),
       ...(parsed.options.attacks ? { attacks: parsed.options.attacks } : {}),
       ...(parsed.options.jobs === undefined ? {} : { jobs: parsed.options.jobs }),
+      readerAnswers: resolve(io.cwd ?? process.cwd(), parsed.played!.answers),
+      readerRequests: resolve(io.cwd ?? process.cwd(), parsed.played!.requests),
       onRecord: (r, _done, total) => {
         progress ??= createProgress({ total, write: io.stderr, isTTY: io.isTTY === true });
         progress.tick(`${r.suite}/${r.userTask}${r.variant ? `.${r.variant}` : ""}`);
@@ -217,6 +251,20 @@ async function corpus(dir: string, parsed: ReturnType<typeof optionsFrom>, io: S
     io.stdout(parsed.json ? JSON.stringify(report, null, 2) + "\n" : formatCorpusMarkdown(report));
     const safe = report.corpus.attackSuccess.count === 0 && report.reference.attackSuccess.count === 0;
     return safe && report.corpus.errors + report.reference.errors === 0 ? 0 : 1;
+  } catch (err) {
+    io.stderr(`sluice scenarios: ${(err as Error)?.message ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+async function imports(paths: PlayedPaths, io: ScenarioIo): Promise<number> {
+  const dir = resolve(io.cwd ?? process.cwd(), paths.requests);
+  const answers = resolve(io.cwd ?? process.cwd(), paths.answers);
+  try {
+    const report = await importAnswers(dir, answers);
+    io.stdout(`Imported ${report.imported} reader answers into ${answers}\n`);
+    for (const p of report.problems) io.stderr(`refused ${p}\n`);
+    return report.problems.length === 0 ? 0 : 1;
   } catch (err) {
     io.stderr(`sluice scenarios: ${(err as Error)?.message ?? String(err)}\n`);
     return 1;

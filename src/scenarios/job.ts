@@ -10,6 +10,7 @@ import { attackNamed } from "./attacks.js";
 import { canaries, checkPlaces, copyJson, everywhere, fillPlaces } from "./environment.js";
 import { createCapture, observed, stoppedCalls, type FlowRecord } from "./flow.js";
 import type { Check, InjectionTask, ScenarioSuite, UserTask } from "./types.js";
+import { playedReader, type PlayedReader, type UnansweredRequest } from "./corpus/played-reader.js";
 
 /** Which quarantined reader answers query_ai_assistant. */
 export type ReaderKind = "benign" | "adversarial" | "model";
@@ -36,6 +37,11 @@ export interface Job {
   /** A plan to run instead of the task's reference plan (a corpus plan), with its variant name. */
   plan?: string;
   variant?: string;
+  /**
+   * The played reader's answers file: benign prompts are answered from it (the adversarial
+   * reader falls back on it), instead of the task's scripted answers, which fit its reference plan.
+   */
+  readerAnswers?: string;
 }
 
 /** What one run gave. Plain data. */
@@ -66,6 +72,8 @@ export interface RunRecord {
   stops: FlowRecord[];
   /** Probe runs: the injection places whose text the plan read. */
   seen?: string[];
+  /** Runs with the played reader: the requests it had no answer for (the run cannot be measured). */
+  unanswered?: UnansweredRequest[];
   ms: number;
 }
 
@@ -109,8 +117,8 @@ function findTask<T extends { id: string }>(list: readonly T[], id: string, kind
   return found;
 }
 
-function readerFor(job: Job, task: UserTask<unknown>, injection: InjectionTask<unknown> | undefined): QuarantinedModel {
-  const benign = () => scriptedReader(task.reader ?? []);
+function readerFor(job: Job, task: UserTask<unknown>, injection: InjectionTask<unknown> | undefined, played: PlayedReader | undefined): QuarantinedModel {
+  const benign = () => played ?? scriptedReader(task.reader ?? []);
   switch (job.reader) {
     case "benign":
       return benign();
@@ -170,8 +178,10 @@ async function attempt(job: Job, suite: ScenarioSuite, started: number): Promise
   const before = copyJson(env);
   const capture = createCapture();
   const tools = step(`${suite.name}: tools(env) failed`, () => suite.tools(env).map((t) => observed(t, capture, job.defense)));
-  const reader = step(`${taskName(job)}: the reader could not be made`, () => readerFor(job, task, injection));
-  const runtime = createRuntime({ tools, quarantined: reader, approve: () => job.approve });
+  const played = job.readerAnswers === undefined ? undefined : playedReader(job.readerAnswers);
+  const reader = step(`${taskName(job)}: the reader could not be made`, () => readerFor(job, task, injection, played));
+  // The suite's data describes one day: the plans' clock is that day, as the planner is told.
+  const runtime = createRuntime({ tools, quarantined: reader, approve: () => job.approve, ...(suite.today === undefined ? {} : { now: suite.today }) });
   const outcome = await execute(job, suite, task, runtime, reader);
   const check: Check<unknown> = { before, after: env, answer: outcome.answer };
   const utility = step(`${taskName(job)}: the utility check of ${task.id} threw`, () => task.utility(check) === true);
@@ -191,6 +201,7 @@ async function attempt(job: Job, suite: ScenarioSuite, started: number): Promise
     ...(errorText(job, result) === undefined ? {} : { error: errorText(job, result) }),
     stops: stoppedCalls(outcome.calls, capture, suite.policies),
     ...(job.probe === true ? { seen: seenPlaces(suite, outcome, result?.queries ?? []) } : {}),
+    ...(played !== undefined && played.unanswered.length > 0 ? { unanswered: played.unanswered } : {}),
     ms: Date.now() - started,
   };
 }

@@ -17,7 +17,7 @@
 import fc from "fast-check";
 import { Label } from "../labels/index.js";
 import type { Tool } from "../tools/types.js";
-import { arrowBodyArb, functionBodyArb, type SinkSpec, statementArb, topScope } from "./gen-statements.js";
+import { arrowBodyArb, functionBodyArb, type SinkSpec, type StmtScope, statementArb, topScope } from "./gen-statements.js";
 import { focusedStatementArb } from "./gen-focused.js";
 import { mechanismStatementArb } from "./gen-mechanisms.js";
 import { type Guard, labeledListSource, recordSource, strictSink } from "./kit-tools.js";
@@ -127,6 +127,8 @@ export interface PlanOptions {
   depth?: number;
   /** Constructs to leave out, by tag (see FEATURES). */
   avoid?: readonly string[];
+  /** The focused statements to use instead of the default ones (e.g. libraryStatementArb). */
+  focus?: (sc: StmtScope) => fc.Arbitrary<string>;
 }
 
 const DEFAULT_SINKS: readonly SinkSpec[] = [{ name: "send" }, { name: "publish" }];
@@ -154,7 +156,7 @@ export function planArb(options: PlanOptions = {}): fc.Arbitrary<string> {
   const avoid = [...(options.avoid ?? [])].sort();
   const top = topScope(options.depth ?? 2, sinks, reader, avoid);
   const stmt = statementArb(top);
-  const focused = focusedStatementArb(top);
+  const focused = (options.focus ?? focusedStatementArb)(top);
   const mechanism = mechanismStatementArb(top);
   return fc
     .record({

@@ -70,7 +70,7 @@ export const REFUSED_FRAGMENTS: readonly string[] = [
   "v0 = 10n;",
   "label: label: v0 = 1;",
   "({ get x() { return 1; } });",
-  "new Map();",
+  "new WeakMap();",
   "debugger;",
 ];
 

@@ -160,11 +160,15 @@ function crashOf(r: RunResult): string | undefined {
   return m !== undefined && m.startsWith("internal error") ? m : undefined;
 }
 
+/** The instant both runs of a pair read as their clock. */
+const PAIR_CLOCK = "2025-12-20T09:30:00Z";
+
 /** Runs `program` on both inputs and compares their sink traces. */
 export async function runPair<I>(program: string, inputs: [I, I], setup: PairSetup<I>): Promise<PairResult> {
+  // The clock is a public input: the same instant in both runs, unless the setup names one.
   const results: [RunResult, RunResult] = [
-    await createRuntime({ ...setup.runtime, tools: setup.tools(inputs[0]) }).run(program),
-    await createRuntime({ ...setup.runtime, tools: setup.tools(inputs[1]) }).run(program),
+    await createRuntime({ now: PAIR_CLOCK, ...setup.runtime, tools: setup.tools(inputs[0]) }).run(program),
+    await createRuntime({ now: PAIR_CLOCK, ...setup.runtime, tools: setup.tools(inputs[1]) }).run(program),
   ];
   const traces: [string[], string[]] = [
     sinkTrace(results[0], setup.observe, setup.clean, setup.compareAsks, setup.compare),

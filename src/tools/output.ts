@@ -111,16 +111,34 @@ function asText(v: unknown): string {
   return typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 
-function expand(list: readonly string[], scope: unknown, args: unknown): string[] {
+/** Characters a filled-in value may have and still go into a source as is. */
+const PLAIN_VALUE = /^[A-Za-z0-9_.@+\-/:?=&%#~]+$/;
+
+/**
+ * A value filled into a source: data, so it must not pass for the kind or marker a source starts
+ * with. It goes in as is only when it is plain and does not start the source; otherwise as a JSON
+ * string, which the explanations render quoted.
+ */
+function asSourceText(text: string, atStart: boolean): string {
+  if (!PLAIN_VALUE.test(text)) return JSON.stringify(text);
+  // At the start a plain value could be a kind, a call marker or "user"; a URL is none of those.
+  return !atStart || /^https?:\/\/[^:]/i.test(text) ? text : JSON.stringify(text);
+}
+
+/** Readers are filled in as they are (they are compared with principals); sources are quoted where data could pass for sluice's words. */
+function expand(list: readonly string[], scope: unknown, args: unknown, sources = false): string[] {
   const out: string[] = [];
   for (const s of list) {
     const whole = WHOLE_TEMPLATE.exec(s);
     if (whole !== null) {
       const v = resolve(whole[1], scope, args);
-      for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined && x !== null && asText(x) !== "") out.push(asText(x));
+      for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined && x !== null && asText(x) !== "") out.push(sources ? asSourceText(asText(x), true) : asText(x));
       continue;
     }
-    out.push(s.replace(TEMPLATE, (_m, name: string) => asText(resolve(name, scope, args))));
+    out.push(s.replace(TEMPLATE, (_m, name: string, at: number) => {
+      const text = asText(resolve(name, scope, args));
+      return sources ? asSourceText(text, at === 0) : text;
+    }));
   }
   return out;
 }
@@ -129,7 +147,7 @@ function labelFrom(t: LabelTemplate, defaults: { trusted: boolean; sources: read
   return Label.of({
     trusted: t.trusted ?? defaults.trusted,
     readers: t.readers === undefined || t.readers === "public" ? "public" : expand(t.readers, scope, args),
-    sources: expand(t.sources ?? defaults.sources, scope, args),
+    sources: expand(t.sources ?? defaults.sources, scope, args, true),
   });
 }
 

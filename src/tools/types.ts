@@ -1,4 +1,4 @@
-import type { Label } from "../labels/index.js";
+import { Label } from "../labels/index.js";
 import { checkOutput, declaredLabel, labelParts, type OutputLabels } from "./output.js";
 import { checkRateLimitOptions, checkRetryOptions, type RateLimitOptions, type RetryOptions, type ToolContext } from "./call-options.js";
 
@@ -47,6 +47,12 @@ export interface ToolCall {
   readonly context: Label;
   /** Every labelled leaf of the arguments: its dotted path and its own joined label. */
   readonly parts: ReadonlyArray<{ readonly path: string; readonly label: Label }>;
+  /**
+   * The label of which keys the object at `path` has (no path: which arguments the call has),
+   * so that a rule can check what decided that an argument is missing. For a path that is not
+   * an object, `label(path)`. Absent on a hand-made call, whose shape nothing decided.
+   */
+  shape?(path?: string): Label;
 }
 
 /** A tool a program can call; make one with {@link defineTool}. */
@@ -83,6 +89,23 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
   rateLimit?: RateLimitOptions;
   /** Worst-case US dollars one attempt may cost (a paid API), checked against the budget before each attempt. */
   costPerAttempt?: number;
+  /**
+   * Who wrote the tool's declaration (name, description, schemas). Messages built from it, such
+   * as a validation error quoting the parameters schema, carry this label. Default trusted: the
+   * host's own; an untrusted MCP server's tool is untrusted.
+   */
+  schemaLabel?: Label;
+  /**
+   * The label of what a program sees when a call fails, before sluice forces it untrusted: who
+   * may read the tool's (or server's) error text. Default: the tool's `label` for an undefined
+   * result (readable by no one when that cannot be told), or untrusted and public without one.
+   */
+  failureLabel?: Label;
+  /**
+   * Key of the circuit breaker and token bucket this tool shares with others (`"mcp:<server>"`
+   * for an MCP server's tools, which fail and are rate-limited together). Default its name.
+   */
+  resource?: string;
 }
 
 /** A tool after {@link defineTool}: its spec with defaults filled in. */
@@ -93,10 +116,13 @@ export interface Tool<A = Record<string, unknown>, R = unknown> extends ToolSpec
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** Marks functions defineTool made from `output`, so defining the tool again keeps them as they are. */
+/** Marks label functions defineTool made from `output`: a tool defined again from a defined one derives its own. */
 const DERIVED = Symbol.for("sluice.derivedFromOutput");
+/** On a `run` defineTool wrapped to label the declared parts: the tool's own `run`, wrapped again for each declaration. */
+const BASE_RUN = Symbol.for("sluice.baseRun");
 
 type Marked = { [DERIVED]?: true };
+type Wrapped<F> = { [BASE_RUN]?: F };
 
 /** True when the tool's result label comes from its `output` declaration alone (no `label` function of its own). */
 export function labelIsDeclared(tool: Pick<ToolSpec<any, any>, "label" | "output">): boolean {
@@ -108,17 +134,32 @@ function mark<F extends object>(f: F): F {
   return f;
 }
 
+/**
+ * The spec's own `run` and `label`, without what an earlier defineTool derived from an earlier
+ * `output`: `defineTool({ ...tool, output })` re-declares the labels, and a label or part
+ * wrapper closed over the old declaration would keep the old labels at run time while the plan
+ * check reads the new ones.
+ */
+function ownParts<A, R>(spec: ToolSpec<A, R>): Pick<ToolSpec<A, R>, "run" | "label"> {
+  const run = (spec.run as Wrapped<ToolSpec<A, R>["run"]>)[BASE_RUN] ?? spec.run;
+  const label = spec.label !== undefined && (spec.label as Marked)[DERIVED] === true ? undefined : spec.label;
+  return { run, label };
+}
+
 /** `run` with the declared parts labelled, and the label function the declaration gives. */
-function fromOutput<A, R>(spec: ToolSpec<A, R>, output: OutputLabels): Pick<ToolSpec<A, R>, "run" | "label"> {
-  const run = spec.run;
-  const wrapped = (run as Marked)[DERIVED] === true || output.parts === undefined
+function fromOutput<A, R>(spec: ToolSpec<A, R>, output: OutputLabels | undefined): Pick<ToolSpec<A, R>, "run" | "label"> {
+  const own = ownParts(spec);
+  const run = own.run;
+  if (output === undefined) return own;
+  const wrapped = output.parts === undefined
     ? run
-    : mark((...a: Parameters<typeof run>) => {
+    : (...a: Parameters<typeof run>) => {
         const r = run(...a);
         const apply = (x: unknown) => labelParts(output, x, a[0]);
         return r instanceof Promise ? r.then(apply) : apply(r);
-      });
-  const label = spec.label ?? mark((result: R, args: A) => declaredLabel(spec.name, output, result, args));
+      };
+  if (wrapped !== run) Object.defineProperty(wrapped, BASE_RUN, { value: run });
+  const label = own.label ?? mark((result: R, args: A) => declaredLabel(spec.name, output, result, args));
   return { run: wrapped, label };
 }
 
@@ -134,11 +175,15 @@ export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolS
   if (spec.costPerAttempt !== undefined && !(typeof spec.costPerAttempt === "number" && spec.costPerAttempt >= 0 && Number.isFinite(spec.costPerAttempt))) {
     throw new TypeError(`defineTool(${spec.name}).costPerAttempt must be a non-negative number of dollars, got ${JSON.stringify(spec.costPerAttempt)}`);
   }
+  if (spec.resource !== undefined && (typeof spec.resource !== "string" || spec.resource === "")) throw new TypeError(`defineTool(${spec.name}).resource must be a non-empty string such as "mcp:files"`);
+  for (const key of ["schemaLabel", "failureLabel"] as const) {
+    if (spec[key] !== undefined && !(spec[key] instanceof Label)) throw new TypeError(`defineTool(${spec.name}).${key} must be a Label, e.g. Label.untrusted("mcp:server")`);
+  }
   const parameters = spec.parameters ?? { type: "object", properties: {} };
   if (spec.output !== undefined) checkOutput(spec.name, spec.output);
   return Object.freeze({
     ...spec,
-    ...(spec.output === undefined ? {} : fromOutput(spec, spec.output)),
+    ...fromOutput(spec, spec.output),
     description: spec.description ?? "",
     parameters,
     sideEffect: spec.sideEffect === true,

@@ -13,9 +13,22 @@ import { nativePlain } from "../../src/testing/differential.js";
  */
 export const plain = nativePlain;
 
+/**
+ * What a fresh V8 context lacks that sluice has: Node 20's V8 has no `Object.groupBy` (this one
+ * follows the spec's steps), and `structuredClone` is Node's, not the context's.
+ */
+const CONTEXT_PRELUDE = `if (Object.groupBy === undefined) Object.groupBy = (items, f) => {
+  const out = Object.create(null);
+  let i = 0;
+  for (const x of items) { const k = String(f(x, i++)); (out[k] ??= []).push(x); }
+  return out;
+};`;
+
 /** The program's completion value under V8, converted to plain data. */
 export function native(source: string): unknown {
-  return plain(vm.runInNewContext(source, {}, { timeout: 1000 }));
+  const context = vm.createContext({ structuredClone });
+  vm.runInContext(CONTEXT_PRELUDE, context);
+  return plain(vm.runInContext(source, context, { timeout: 1000 }));
 }
 
 const runtime = createRuntime();

@@ -20,6 +20,11 @@ describe("MCP configuration", () => {
     expect(warnings).toEqual([]);
   });
 
+  it("runs a stdio server without a cwd in the configuration's folder, so a relative path means a file next to it", () => {
+    const { servers } = resolveMcpConfig({ mcpServers: { files: { command: "node", args: ["server.mjs"] } } }, "/home/me/project-config");
+    expect(servers[0].transport).toEqual({ kind: "stdio", command: "node", args: ["server.mjs"], cwd: "/home/me/project-config" });
+  });
+
   it("keeps keys other hosts use, with a warning, and skips disabled servers", () => {
     const { servers, warnings } = resolveMcpConfig({ mcpServers: { a: { command: "x", autoApprove: [] }, b: { command: "y", disabled: true } } });
     expect(servers.map((s) => s.name)).toEqual(["a"]);

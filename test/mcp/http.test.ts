@@ -64,6 +64,14 @@ describe("Streamable HTTP", () => {
     expect(refused.calls.at(-1)).toMatchObject({ tool: "web_echo", decision: "deny" });
   });
 
+  it("an answer far over the result cap is cut off as it arrives, with a clear error, and the connection is still usable", async () => {
+    const mcp = await connect({ mcpServers: { web: { url, maxResultBytes: 1000 } } });
+    const runtime = createRuntime({ tools: mcp.tools, approve: () => true });
+    const big = await runtime.run(`try { web_echo({ message: "x".repeat(1500000) }); "read" } catch (e) { e.message }`);
+    expect(big.value).toBe("web_echo failed: the call to the MCP server web failed: the MCP server web sent a message of more than 1048576 bytes; sluice stopped reading it (maxResultBytes)");
+    expect((await runtime.run(`web_echo({ message: "hello" })`)).value).toBe("Echo: hello");
+  });
+
   it("a server that is not there is a clear error naming it", async () => {
     const port = await freePort();
     await expect(connect({ mcpServers: { gone: { url: `http://127.0.0.1:${port}/mcp` } } }, { connectTimeoutMs: 3000 })).rejects.toThrow(/could not connect to the MCP server gone/);

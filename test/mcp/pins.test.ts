@@ -44,7 +44,9 @@ describe("pins", () => {
     expect(refused.status).toBe("blocked");
     expect(refused.calls[0].decision).toBe("deny");
     expect(refused.calls[0].reason).toContain("changed since it was pinned");
-    expect(refused.calls[0].reason).toContain("the description changed from");
+    // The reason, which planners and calling agents read, names the part, never the new text.
+    expect(refused.calls[0].reason).toContain("changed since it was pinned in " + pins + ": its description changed. A person must review it");
+    expect(refused.calls[0].reason).not.toContain("IMPORTANT");
     // Unchanged tools of the same server still work.
     expect((await createRuntime({ tools: second.tools }).run(`notes_list_notes().notes.length`)).status).toBe("completed");
 

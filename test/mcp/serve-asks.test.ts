@@ -25,7 +25,8 @@ beforeAll(async () => {
   const server = createPlanServer({
     tools,
     language: { rules: planLanguageRules(), declarations: functionDeclarations(tools), messageIsTrusted },
-    askTimeoutMs: 300,
+    // Long enough for an immediate answer on a loaded machine, short enough to wait out below.
+    askTimeoutMs: 2000,
     log: (line) => void logs.push(line),
   });
   serving = await serveOverHttp(server, 0);
@@ -64,7 +65,7 @@ describe.each(["legacy", "auto"] as const)("asks (%s)", (mode) => {
 
 test("an answer that comes after the wait is over finds the plan stopped, its ask declined", async () => {
   const client = await host("auto", async () => {
-    await new Promise((r) => setTimeout(r, 900));
+    await new Promise((r) => setTimeout(r, 3000));
     return true;
   });
   const result = await client.callTool({ name: "run_plan", arguments: { source: TWO_SENDS } });
@@ -72,4 +73,44 @@ test("an answer that comes after the wait is over finds the plan stopped, its as
   expect((result.content as Array<{ text: string }>)[0].text).toMatch(/no longer open/);
   expect(logs.join("\n")).toMatch(/nobody answered within/);
   await client.close();
+});
+
+// The fallback (`--approve yes`) is for clients that cannot show a form. Plans another client
+// leaves waiting must not turn this client's asks into the fallback's "yes": a full server
+// declines them instead, without asking anyone.
+test("when other clients' plans fill the waiting slots, an ask is declined, never answered by the fallback", async () => {
+  const { tools } = exampleWorkspace();
+  const server = createPlanServer({
+    tools,
+    language: { rules: planLanguageRules(), declarations: functionDeclarations(tools), messageIsTrusted },
+    fallback: "yes",
+    maxWaiting: 1,
+    askTimeoutMs: 3000,
+  });
+  const full = await serveOverHttp(server, 0);
+  const connect = async (answer: (message: string) => Promise<boolean>) => {
+    const c = new Client({ name: "t", version: "1" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "legacy" } });
+    c.setRequestHandler("elicitation/create", async (request) => ({ action: "accept", content: { approve: await answer(request.params.message) } }));
+    await c.connect(new StreamableHTTPClientTransport(new URL(full.url)));
+    return c;
+  };
+  const send = `send_email({ to: "boss@corp.com", body: read_file({ path: "~/notes/q3-plan.md" }) });\n"sent"`;
+  try {
+    const squatter = await connect(() => new Promise<boolean>(() => {}));
+    const waiting = squatter.callTool({ name: "run_plan", arguments: { source: send } }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    const asked: string[] = [];
+    const person = await connect(async (m) => (asked.push(m), false));
+    const result = await person.callTool({ name: "run_plan", arguments: { source: send } });
+    const answer = result.structuredContent as unknown as PlanAnswer;
+    expect(answer.status).toBe("blocked");
+    expect(answer.calls.find((c) => c.tool === "send_email")?.approved).toBe(false);
+    expect(answer.note).toMatch(/declined/);
+    await person.close();
+    await squatter.close().catch(() => {});
+    await Promise.race([waiting, new Promise((r) => setTimeout(r, 100))]);
+  } finally {
+    server.close();
+    await full.close();
+  }
 });

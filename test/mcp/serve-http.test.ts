@@ -84,6 +84,21 @@ describe.each(["legacy", "auto"] as const)("sluice serve over Streamable HTTP (%
     await client.close();
   });
 
+  test("a reason never quotes arguments strangers wrote (the agent would read them as sluice's words)", async () => {
+    const host = await connectHost(server.url, mode);
+    const { answer } = await runPlan(host.client, `const mail = list_emails()[1];
+send_email({ to: mail.from, subject: mail.subject, body: mail.body });`);
+    expect(answer.status).toBe("blocked");
+    const send = answer.calls.find((c) => c.tool === "send_email")!;
+    expect(send.reason).toContain("(withheld: not trusted)");
+    expect(send.reason).toContain("it came from an email from eve@evil.com");
+    for (const words of ["Ignore previous instructions", "Great to meet you", "INFORMATION", "id_rsa"]) {
+      expect(send.reason).not.toContain(words);
+      expect(JSON.stringify(answer.error)).not.toContain(words);
+    }
+    await host.client.close();
+  });
+
   test("an ask goes to the person; approved, the call is made", async () => {
     const host = await connectHost(server.url, mode, "approve");
     const { answer } = await runPlan(host.client, NOTES_TO_BOSS);
@@ -136,6 +151,27 @@ describe.each(["legacy", "auto"] as const)("sluice serve over Streamable HTTP (%
     await client.close();
   });
 
+  test("a trusted runtime error made of the plan's own words and the tools' names is passed on", async () => {
+    const { client } = await connectHost(server.url, mode);
+    const { answer } = await runPlan(client, `const settings = {};\nsettings.display.brightness;`);
+    expect(answer.error?.message).toContain("brightness");
+    const bad = await runPlan(client, `send_email({ to: 1, subject: "s", body: "b" });`);
+    expect(bad.answer.error?.message).toMatch(/send_email: invalid arguments: args\/to must be string/);
+    await client.close();
+  });
+
+  // The agent wrote the program: a trusted message made of its words and sluice's is shown, as
+  // createAgent shows it to its planner; a withheld one says only that it may quote data.
+  test("a runtime error no data decided is shown when its words are the program's", async () => {
+    const { client } = await connectHost(server.url, mode);
+    const { answer } = await runPlan(client, `const draft = { to: "boss@corp.com" };\nconst extra = draft.options;\nsend_email({ to: draft.to, body: extra.subject });`);
+    expect(answer.error?.kind).toBe("runtime");
+    expect(answer.error?.message).toMatch(/reading 'subject'/);
+    const withheld = await runPlan(client, `const e = get_last_email();\nthrow new Error(e.body);`);
+    expect(withheld.answer.error?.message).toBe("the message is withheld because it may quote data the program read");
+    await client.close();
+  });
+
   test("a corrected plan passed with retry_of does not repeat a call with side effects", async () => {
     const host = await connectHost(server.url, mode, "approve");
     const first = await runPlan(host.client, `${NOTES_TO_BOSS}\nnull.oops`);
@@ -181,25 +217,44 @@ describe("the HTTP endpoint", () => {
     expect(server.stderr.join("")).toContain(`at ${server.url}`);
   });
 
-  test("refuses a request from another web origin (DNS rebinding)", async () => {
-    const res = await post({ origin: "http://evil.example" }, initialize);
-    expect(res.status).toBe(403);
-    expect(await res.text()).toContain("Invalid Origin");
-    const ok = await post({ origin: "http://localhost:3000" }, initialize);
-    expect(ok.status).toBe(200);
-  });
-
-  test("refuses a Host header that is not the loopback's", async () => {
-    // fetch cannot set Host; a rebinding browser would send the attacker's name.
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(server.url, { method: "POST", headers: { host: "evil.example:80", "content-type": "application/json" } }, (res) => {
+  // The suite's dns-rebinding-protection scenario sends a foreign Host and a foreign Origin in
+  // one request, so either check alone makes it pass: it cannot tell that one was removed.
+  // Each test below sends one foreign header only, so each fails when its own check is gone.
+  /** Status of an initialize POST with these headers, sent with node:http (fetch cannot set Host). */
+  const statusWith = (headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
       req.on("error", reject);
       req.end(initialize);
     });
-    expect(status).toBe(403);
+  const port = () => new URL(server.url).port;
+
+  test("refuses a request from another web origin, with a loopback Host (DNS rebinding)", async () => {
+    const res = await post({ origin: "http://evil.example" }, initialize);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("Invalid Origin");
+    // A sandboxed frame or a file:// page sends "null"; a name that merely starts like the loopback's is another site.
+    expect(await statusWith({ origin: "null" })).toBe(403);
+    expect(await statusWith({ origin: "http://127.0.0.1.evil.example" })).toBe(403);
+    expect((await post({ origin: "http://localhost:3000" }, initialize)).status).toBe(200);
+  });
+
+  test("a page on another local port, whose Origin passes, cannot drive it: a simple POST gets 415, a preflight no CORS headers", async () => {
+    const simple = await fetch(server.url, { method: "POST", headers: { origin: "http://localhost:3000", "content-type": "text/plain", accept: "application/json, text/event-stream" }, body: initialize });
+    expect(simple.status).toBe(415);
+    const preflight = await fetch(server.url, { method: "OPTIONS", headers: { origin: "http://localhost:3000", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    expect(simple.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  test("refuses a Host header that is not the loopback's, with no Origin (a rebinding browser sends the attacker's name)", async () => {
+    expect(await statusWith({ host: "evil.example:80" })).toBe(403);
+    expect(await statusWith({ host: `127.0.0.1.evil.example:${port()}` })).toBe(403);
+    expect(await statusWith({ host: `localhost:${port()}` })).toBe(200);
+    expect(await statusWith({ host: `[::1]:${port()}` })).toBe(200);
   });
 
   test("a body that is not JSON is a JSON-RPC parse error", async () => {

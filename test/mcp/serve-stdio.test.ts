@@ -1,27 +1,25 @@
 /**
  * `sluice serve` over stdio, as an MCP host runs it: the built command in a child process,
- * spawned by the official client SDK's stdio transport, on both protocol eras.
+ * spawned by the official client SDK's stdio transport, on both protocol eras. One server
+ * process per era serves the tests of that era (a host keeps one connection too); the era is
+ * pinned, since negotiation is the SDK's (its "auto" mode would spawn a probe process first).
  */
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { PlanAnswer } from "../../src/mcp/serve/index.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-// Built apart from dist/, so the test never overwrites what `npm run build` made.
-const outDir = `${root}node_modules/.cache/sluice-serve-test-dist`;
-const main = `${outDir}/cli/main.js`;
+// Built once per test run by test/support/build-cli.ts, apart from dist/.
+const main = inject("sluiceCli");
 
 beforeAll(() => {
-  const tsc = `${root}node_modules/typescript/bin/tsc`;
-  execFileSync(process.execPath, [tsc, "-p", `${root}tsconfig.build.json`, "--outDir", outDir, "--incremental", "--tsBuildInfoFile", `${outDir}/.tsbuildinfo`], { stdio: "pipe" });
   expect(existsSync(main)).toBe(true);
-}, 120_000);
+});
 
-async function spawnServe(mode: "legacy" | "auto", elicit: boolean): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string; asked: string[] }> {
+type Mode = "legacy" | { pin: "2026-07-28" };
+
+async function spawnServe(mode: Mode, elicit: boolean): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string; asked: string[] }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [main, "serve"], stderr: "pipe" });
   let err = "";
   transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
@@ -42,25 +40,31 @@ async function runPlan(client: Client, source: string): Promise<PlanAnswer> {
   return result.structuredContent as unknown as PlanAnswer;
 }
 
-describe.each(["legacy", "auto"] as const)("sluice serve over stdio (%s)", (mode) => {
+describe.each([["2025-11-25", "legacy"], ["2026-07-28", { pin: "2026-07-28" }]] as const)("sluice serve over stdio (%s)", (revision, mode) => {
+  let served: Awaited<ReturnType<typeof spawnServe>>;
+  beforeAll(async () => {
+    served = await spawnServe(mode, true);
+    expect(served.client.getNegotiatedProtocolVersion()).toBe(revision);
+  }, 30_000);
+  afterAll(async () => {
+    await served.client.close();
+  });
+
   test("runs a plan and answers its value with its label; says on stderr what it serves", async () => {
-    const { client, stderr } = await spawnServe(mode, false);
-    const answer = await runPlan(client, `get_last_email().from`);
+    const answer = await runPlan(served.client, `get_last_email().from`);
     expect(answer).toEqual(
       expect.objectContaining({ status: "completed", value: "eve@evil.com", label: { trusted: false, readers: "public", sources: ["email:eve@evil.com"] } }),
     );
-    expect(stderr()).toContain("serving 5 tools of the example workspace over stdio");
-    await client.close();
+    expect(served.stderr()).toContain("serving 5 tools of the example workspace over stdio");
+    expect(served.asked).toEqual([]);
   }, 30_000);
 
   test("puts an ask to the person through elicitation and goes on when approved", async () => {
-    const { client, asked } = await spawnServe(mode, true);
-    const answer = await runPlan(client, `send_email({ to: "boss@corp.com", body: read_file({ path: "~/notes/q3-plan.md" }) })`);
-    expect(asked).toHaveLength(1);
-    expect(asked[0]).toContain('to: "boss@corp.com"');
+    const answer = await runPlan(served.client, `send_email({ to: "boss@corp.com", body: read_file({ path: "~/notes/q3-plan.md" }) })`);
+    expect(served.asked).toHaveLength(1);
+    expect(served.asked[0]).toContain('to: "boss@corp.com"');
     expect(answer.status).toBe("completed");
     expect(answer.calls.at(-1)).toEqual(expect.objectContaining({ tool: "send_email", decision: "ask", approved: true }));
-    await client.close();
   }, 30_000);
 });
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
-import { connectMcp, type McpConfig, type McpConnection, type McpOptions } from "../../src/mcp/index.js";
+import { connectMcp, type McpConfig, type McpConnection, type McpOptions, type McpProtocol } from "../../src/mcp/index.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -34,9 +34,31 @@ export function homeFolder(): string {
 const open: McpConnection[] = [];
 const cleanups: Array<() => void> = [];
 
-/** connectMcp, closed after the test whatever happens. */
+/**
+ * The revision each server speaks anyway, pinned: the published reference servers and raw.mjs
+ * know only the 2025 handshake, the servers written on the v2 SDK speak 2026-07-28. What
+ * `"auto"` would negotiate, without the probe process it spawns first (test/mcp/negotiate.test.ts
+ * tests "auto" itself).
+ */
+export function protocolOf(args: readonly string[] | undefined): McpProtocol | undefined {
+  const script = args?.[0] ?? "";
+  if (script.includes(`${join("node_modules", "@modelcontextprotocol")}`) || script === testServer("raw")) return "legacy";
+  if (script === testServer("notes") || script === testServer("misbehave")) return "2026-07-28";
+  return undefined;
+}
+
+/** The configuration with each server's revision pinned (see {@link protocolOf}), unless it says its own. */
+export function pinned(config: McpConfig): McpConfig {
+  const servers = Object.entries(config.mcpServers).map(([name, entry]) => {
+    const protocol = entry.protocol ?? protocolOf(entry.args);
+    return [name, protocol === undefined ? entry : { ...entry, protocol }];
+  });
+  return { ...config, mcpServers: Object.fromEntries(servers) };
+}
+
+/** connectMcp (each server's revision pinned), closed after the test whatever happens. */
 export async function connect(config: McpConfig, options?: McpOptions): Promise<McpConnection> {
-  const mcp = await connectMcp(config, options);
+  const mcp = await connectMcp(pinned(config), options);
   open.push(mcp);
   return mcp;
 }

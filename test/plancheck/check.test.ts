@@ -146,9 +146,35 @@ describe("checkPlan: when unsure, nothing", () => {
   });
 
   it("a program that does not compile is reported as such, not checked", () => {
-    const r = checkPlan("const m = new Map();", tools);
+    const r = checkPlan("const m = new WeakMap();", tools);
     expect(r.error).toMatchObject({ kind: "unsupported", line: 1 });
     expect(checkPlan("send_email({", tools).error?.kind).toBe("syntax");
+  });
+
+  // The check is a must-analysis: a write it cannot place (through another name, a parameter,
+  // a nested path) may replace the untrusted field, so it says nothing of the object's fields.
+  it("a write through an alias, a helper or a nested path drops what it knew of a literal's fields", () => {
+    const mail = `const [m] = search_emails({ query: "offsite" });\n`;
+    const programs = [
+      `const draft = { to: [m.from], subject: "Re", body: "ok" };\nconst d = draft;\nd.to = ["priya@quill.example"];\nsend_email(draft);`,
+      `function fix(x) { x.to = ["priya@quill.example"]; return x; }\nconst draft = { to: [m.from], subject: "Re", body: "ok" };\nfix(draft);\nsend_email(draft);`,
+      `const draft = { to: [m.from], subject: "Re", body: "ok" };\ndraft.to.length = 0;\ndraft.to.push("priya@quill.example");\nsend_email(draft);`,
+      `const draft = { to: [m.from], subject: "Re", body: "ok" };\nconst box = { draft };\nbox.draft.to = ["priya@quill.example"];\nsend_email(draft);`,
+      `const draft = { to: [m.from], subject: "Re", body: "ok" };\nconst d = draft;\nd.to = ["priya@quill.example"];\nsend_email(d);`,
+      `const draft = { to: [m.from], subject: "Re", body: "ok" };\n[draft].forEach((x) => { x.to = ["priya@quill.example"]; });\nsend_email(draft);`,
+    ];
+    for (const p of programs) expect([p, findings(mail + p)]).toEqual([p, []]);
+    // Without a write it cannot place, the field is still known.
+    expect(findings(`${mail}const draft = { to: [m.from], subject: "Re", body: "ok" };\nsend_email(draft);`)).toHaveLength(1);
+  });
+
+  it("a call chain deeper than the interpreter runs ends the walk instead of the host's stack", () => {
+    const fns = Array.from({ length: 20000 }, (_, i) => `function f${i}(x) { return f${i + 1}(x); }`);
+    const program = `${fns.join("\n")}\nfunction f20000(x) { return x; }\nf0(1);\nsend_email({ to: [search_emails({ query: "x" })[0].from], subject: "s", body: "b" });`;
+    // A budget large enough for every call: the depth, not the budget, must end the walk.
+    const r = checkPlan(program, tools, { budget: 1_000_000 });
+    expect(r.error).toBeUndefined();
+    expect(r.findings.map((f) => f.tool)).toEqual(["send_email"]);
   });
 
   it("recursion and deep call chains end", () => {

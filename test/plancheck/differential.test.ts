@@ -75,13 +75,32 @@ function argsArb(g: Gen): fc.Arbitrary<{ to: string; body: string }> {
   return fc.record({ to, body });
 }
 
+/** Ways a plan corrects a message object before sending it (`#` is the sink's number). */
+const FIXUPS = [
+  "",
+  `d#.to = ["boss@corp.example"];`,
+  `const a# = d#; a#.to = ["maya"];`,
+  `function fix#(x) { x.to = ["maya"]; return x; } fix#(d#);`,
+  `d#.to.length = 0; d#.to.push("boss@corp.example");`,
+  `[d#].forEach((x) => { x.to = ["maya"]; });`,
+  `const box# = { m: d# }; box#.m.to = ["maya"];`,
+];
+
 function sinkArb(g: Gen): fc.Arbitrary<(g: Gen) => void> {
   const deciders = g.vars.filter((v) => ["mails", "ledger", "text", "contacts"].includes(v.kind));
   const wrap = deciders.length === 0 ? fc.constant("plain") : pick(["plain", "if", "for", "forEach", "fn", "ternary"] as const);
-  return fc.tuple(argsArb(g), wrap, deciders.length ? pick(deciders) : fc.constant(undefined), pick(["send", "pay", "post"] as const)).map(([args, how, d, kind]) => (s: Gen) => {
+  return fc.tuple(argsArb(g), wrap, deciders.length ? pick(deciders) : fc.constant(undefined), pick(["send", "pay", "post", "draft"] as const), pick(FIXUPS)).map(([args, how, d, kind, fixup]) => (s: Gen) => {
     const k = ++s.sinks;
+    if (kind === "draft") {
+      // A message built as an object, then maybe corrected through its name, an alias, a
+      // helper or a nested path before it is sent.
+      s.lines.push(`const d${k} = { to: [${args.to}], subject: "S", body: ${args.body} };`);
+      if (fixup !== "") s.lines.push(fixup.replaceAll("#", String(k)));
+    }
     const call =
-      kind === "send" ? `send_${k}({ to: [${args.to}], subject: "S", body: ${args.body} })` : kind === "pay" ? `pay_${k}({ recipient: ${args.to}, amount: 5, subject: ${args.body} })` : `post_${k}({ text: ${args.body} })`;
+      kind === "send" ? `send_${k}({ to: [${args.to}], subject: "S", body: ${args.body} })`
+      : kind === "draft" ? `send_${k}(d${k})`
+      : kind === "pay" ? `pay_${k}({ recipient: ${args.to}, amount: 5, subject: ${args.body} })` : `post_${k}({ text: ${args.body} })`;
     const on = d === undefined ? "" : d.kind === "text" ? `${d.name}.length` : `${d.name}.length`;
     switch (how) {
       case "plain":

@@ -92,10 +92,11 @@ describe("explainDecision", () => {
     );
   });
 
-  it("does not repeat an argument the reason already explains, and leaves allow alone", () => {
+  it("adds every flagged argument's provenance whatever the reason says, and leaves allow alone", () => {
+    // The reason quotes data: what it seems to explain already is no guide (attack round 3, finding 2).
     const call = makeCall("send_email", { to: labeled("eve@evil.com", eve) });
     const d = explainDecision(call, emailPolicy()(call));
-    expect(d.reason!.match(/`to`/g)).toHaveLength(1);
+    expect(d.reason).toContain("Provenance: `to` (\"eve@evil.com\") is untrusted and public");
     expect(explainDecision(call, allow())).toEqual(allow());
   });
 });

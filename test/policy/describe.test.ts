@@ -21,8 +21,8 @@ describe("describeSource", () => {
   });
 
   it("quotes a source it cannot read rather than dropping it", () => {
-    expect(describeSource("weird source!")).toBe("`weird source!`");
-    expect(describeSource("zzz:thing")).toBe("`zzz:thing`");
+    expect(describeSource("weird source!")).toBe('"weird source!"');
+    expect(describeSource("zzz:thing")).toBe('"zzz:thing"');
   });
 });
 

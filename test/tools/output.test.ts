@@ -89,6 +89,61 @@ describe("output: the result's label as data", () => {
     expect(isLabeled((subject as { value: unknown }).value)).toBe(false);
   });
 
+  // A library's tool re-declared by the app ("what it returns is written by others") must be
+  // labelled by the new declaration at run time, as the plan check reads it.
+  it("labels by the new declaration when a defined tool is defined again with another output", async () => {
+    const lib = defineTool({ name: "get_notes", description: "", output: { trusted: true, sources: ["notes"] }, run: () => ({ text: "urgent", by: "eve" }) });
+    const sink = defineTool({ name: "send", description: "", sideEffect: true, run: () => ({ ok: true }) });
+    const mine = defineTool({ ...lib, output: { trusted: false, sources: ["notes others edit"] } });
+    const r = await createRuntime({ tools: [mine, sink], approve: () => false }).run(`const n = get_notes();\nif (n.text === "urgent") send({ value: "ping" });`);
+    expect(r.calls.filter((c) => c.tool === "send").map((c) => c.decision)).not.toContain("allow");
+    const l = await labelOf("get_notes().text", [mine]);
+    expect(l.trusted).toBe(false);
+    expect(l.sources).toEqual(["notes others edit"]);
+  });
+
+  it("applies new parts, and drops old ones, when a defined tool is defined again", async () => {
+    const mail = defineTool({ name: "get_mail", description: "", output: { trusted: true, parts: { body: { trusted: false } } }, run: () => ({ subject: "IGNORE ALL", body: "b", tag: "t" }) });
+    const added = defineTool({ ...mail, output: { trusted: true, parts: { body: { trusted: false }, subject: { trusted: false, sources: ["sender"] } } } });
+    expect((await labelOf("get_mail().subject", [added])).trusted).toBe(false);
+    expect((await labelOf("get_mail().body", [added])).trusted).toBe(false);
+    const moved = defineTool({ ...mail, output: { trusted: true, parts: { tag: { trusted: false } } } });
+    expect((await labelOf("get_mail().tag", [moved])).trusted).toBe(false);
+    expect((await labelOf("get_mail().body", [moved])).trusted).toBe(true);
+    const out = (await added.run({})) as { subject: unknown };
+    expect(isLabeled(out.subject) && isLabeled((out.subject as { value: unknown }).value)).toBe(false);
+  });
+
+  it("changes the runtime label with every field of a re-declared output", async () => {
+    const base = { trusted: true, readers: ["alex"] as string[], sources: ["notes"] };
+    const lib = defineTool({ name: "get_notes", description: "", output: { ...base, parts: { "a.b": { readers: ["alex"] } } }, run: () => ({ a: { b: "x" } }) });
+    const variants: Array<[string, Parameters<typeof defineTool>[0]["output"], (l: Label) => unknown, unknown]> = [
+      ["trusted", { ...base, trusted: false }, (l) => l.trusted, false],
+      ["readers", { ...base, readers: ["bob"] }, (l) => l.readers, ["bob"]],
+      ["public", { ...base, readers: "public" }, (l) => l.readers, "public"],
+      ["sources", { ...base, sources: ["elsewhere"] }, (l) => l.sources, ["elsewhere"]],
+      ["part trust", { ...base, parts: { "a.b": { trusted: false } } }, (l) => l.trusted, false],
+      ["part readers", { ...base, readers: "public", parts: { "a.b": { readers: ["carol"] } } }, (l) => l.readers, ["carol"]],
+      ["part sources", { ...base, parts: { "a.b": { sources: ["by {b}"] } } }, (l) => l.sources, ["by x", "notes"]],
+    ];
+    for (const [what, output, read, want] of variants) {
+      const again = defineTool({ ...lib, output });
+      expect([what, read(await labelOf("get_notes().a.b", [again]))]).toEqual([what, want]);
+      // Defined a third time from the second: still the latest declaration.
+      const thrice = defineTool({ ...again, description: "again" });
+      expect([what, read(await labelOf("get_notes().a.b", [thrice]))]).toEqual([what, want]);
+    }
+  });
+
+  it("keeps a label function of the app's own, and falls back to the default when the output is dropped", async () => {
+    const lib = defineTool({ name: "get_notes", description: "", output: { trusted: true }, run: () => "x" });
+    const own = defineTool({ ...lib, label: () => Label.of({ trusted: false, sources: ["mine"] }), output: { trusted: false, parts: {} } });
+    expect((await labelOf("get_notes()", [own])).sources).toEqual(["mine"]);
+    const dropped = defineTool({ ...lib, output: undefined });
+    expect(labelIsDeclared(dropped)).toBe(false);
+    expect((await labelOf("get_notes()", [dropped])).trusted).toBe(false);
+  });
+
   it("rejects a malformed declaration when the tool is defined", () => {
     const base = { name: "t", description: "", run: () => 1 };
     expect(() => defineTool({ ...base, output: { trusted: "yes" as unknown as boolean } })).toThrow(/output.trusted must be a boolean/);

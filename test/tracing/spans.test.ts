@@ -135,3 +135,22 @@ describe("metrics", () => {
     expect((latency.value as { count: number }).count).toBe(1);
   });
 });
+
+describe("spans of a run made by createRuntime", () => {
+  it("an invoke_agent span per run; each call's execute_tool span under it with the record's call id and decision, refused calls included", async () => {
+    const { tool: fetch, seen } = scriptedTool([{ ok: true }], { name: "fetch", sideEffect: false });
+    const { tool: send } = scriptedTool([{ ok: true }], { name: "send", policy: () => ({ kind: "deny", reason: "no" }) });
+    const { createRuntime } = await import("../../src/index.js");
+    const r = await createRuntime({ tools: [fetch, send] }).run(`fetch({});\nsend({});`);
+    expect(r.status).toBe("blocked");
+    const [agent] = byName("invoke_agent");
+    expect(agent.attributes["gen_ai.operation.name"]).toBe("invoke_agent");
+    const fetchSpan = byName("execute_tool fetch")[0];
+    const sendSpan = byName("execute_tool send")[0];
+    for (const s of [fetchSpan, sendSpan]) expect(parentOf(s)).toBe(agent.spanContext().spanId);
+    expect(fetchSpan.attributes).toMatchObject({ "gen_ai.tool.name": "fetch", "gen_ai.tool.call.id": r.calls[0].callId, "sluice.decision": "allow" });
+    expect(sendSpan.attributes).toMatchObject({ "gen_ai.tool.name": "send", "gen_ai.tool.call.id": r.calls[1].callId, "sluice.decision": "deny" });
+    // The tool was handed its span's trace context.
+    expect(seen[0].ctx.traceparent).toContain(fetchSpan.spanContext().spanId);
+  });
+});

@@ -80,6 +80,7 @@ export async function mcpPin(options: McpCliOptions & { tools: string[]; json: b
       for (const flag of t.flags) out.push(`FLAG: ${safe(flag)}`);
       out.push("description:", indent(safe(t.listed.description || "(none)", true), "  "));
       out.push("input schema:", indent(schemaText(t.listed.inputSchema), "  "));
+      if (t.listed.outputSchema !== undefined) out.push("output schema:", indent(schemaText(t.listed.outputSchema), "  "));
       if (t.listed.annotations !== undefined) out.push("annotations:", indent(schemaText(t.listed.annotations), "  "));
       out.push("");
     }

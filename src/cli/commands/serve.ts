@@ -6,6 +6,7 @@
  */
 import { messageIsTrusted } from "../../models/planner-messages.js";
 import { functionDeclarations, planLanguageRules } from "../../models/planner-prompt.js";
+import { samplingTexts } from "../../models/sampling-texts.js";
 import { createPlanServer, serveOverHttp, serveOverStdio, type AskFallback } from "../../mcp/serve/index.js";
 import type { Tool } from "../../tools/types.js";
 import type { Permissions } from "../../policy/index.js";
@@ -57,6 +58,7 @@ export async function startServe(options: ServeCommandOptions, io: CliIo, cwd: s
     tools: source.tools,
     language: { rules: planLanguageRules(), declarations: functionDeclarations(source.tools), messageIsTrusted },
     fallback: options.approve,
+    sampling: samplingTexts(),
     ...(source.permissions ? { runtime: { permissions: source.permissions } } : {}),
     serverInfo: { name: "sluice", version: version() },
     log,

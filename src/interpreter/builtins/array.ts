@@ -10,6 +10,7 @@ import { callBack, upgradeCallback } from "../rules-calls.js";
 import { charge, charsOf, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Val, elemLabel, isRef, joinChecked, newArr, toStr, truthy, toNum, toKey } from "../values.js";
 import { type Builtin, argsLabel, asArray, builtin, relIndex, ret, toInt } from "./util.js";
+import { iterableOf } from "./collections.js";
 
 /** Flags of the methods that change the array (refinement `mutation`). */
 const MUTATION: BuiltinFlags = { writes: "self", calls: false, throws: false, refine: "mutation" };
@@ -69,7 +70,7 @@ function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean,
   }
 }
 
-function fresh(items: Val[], lbls: Label[] | null, label: Label): Arr {
+export function fresh(items: Val[], lbls: Label[] | null, label: Label): Arr {
   checkArrayLength(items.length);
   charge(16 * items.length + 32);
   return newArr(items, lbls !== null && lbls.some((l) => l !== BOT) ? lbls : null, label);
@@ -387,7 +388,7 @@ function reduce(self: Val, selfL: Label, args: Val[], argLs: Label[], right: boo
  * A stable merge order of indices; `decided` joins what every comparison saw. Which pairs are
  * compared next depends on the answers so far: each comparator call runs under them.
  */
-function sortOrder(a: Arr, items: Val[], lbls: Label[], selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
+export function sortOrder(a: Arr, items: Val[], lbls: Label[], selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
   const idx = items.map((_, i) => i);
   let decided = base(a, selfL);
   if (cmp === undefined) {
@@ -429,8 +430,8 @@ export const arrayStatics: Record<string, Builtin> = {
   isArray: builtin((args, argLs) => ret(isRef(args[0]) && args[0].k === ARR, argLs[0] ?? BOT), READ("typeOf")),
   of: builtin((args, argLs) => ret(fresh(args.slice(), argLs.slice(), BOT), BOT), READ("elements")),
   from: builtin((args, argLs) => {
-    const src = args[0];
     const srcL = argLs[0] ?? BOT;
+    const src = iterableOf(args[0], srcL);
     let arr: Arr;
     if (typeof src === "string") {
       const chars = charsOf(src, 16);

@@ -1,6 +1,8 @@
 /**
- * Date over fixed timestamps. There is no clock: `new Date()` and `Date.now()` are errors, so a
- * run depends only on its inputs. Rule: results join the date's and the arguments' labels.
+ * Date. The clock is the run's: `new Date()` and `Date.now()` give the instant the runtime fixed
+ * when the run started (`createRuntime({ now })`, else the real time then), trusted and public,
+ * so a run depends only on its inputs and that instant. Rule: results join the date's and the
+ * arguments' labels; the clock itself is a constant of the run and carries no label.
  */
 import type { Label } from "../../labels/index.js";
 import { throwError } from "../errors.js";
@@ -62,7 +64,8 @@ export const dateMethods = new Map<string, Builtin>(Object.entries(methods));
 
 /** `Date(...)` / `new Date(...)`: from a timestamp, a date string, or year, month, … */
 export function makeDate(args: Val[], argLs: Label[]): Val {
-  if (args.length === 0) return throwError("TypeError", "there is no clock: pass a timestamp or a date string, e.g. new Date(\"2026-01-31\")", BOT);
+  // The run's clock: the same instant, trusted, for every call of the run.
+  if (args.length === 0) return ret({ k: DATE, t: st.now, label: BOT }, BOT);
   let t: number;
   if (args.length === 1) {
     const a = args[0];
@@ -76,5 +79,5 @@ export function makeDate(args: Val[], argLs: Label[]): Val {
 export const dateStatics = {
   UTC: (args: Val[], argLs: Label[]) => ret(Date.UTC(...(args.map(toNum) as [number, number])), argsLabel(args, argLs)),
   parse: (args: Val[], argLs: Label[]) => ret(Date.parse(toStr(args[0])), argsLabel(args, argLs)),
-  now: () => throwError("TypeError", "there is no clock: Date.now() is not available; pass timestamps in explicitly", BOT),
+  now: () => ret(st.now, BOT),
 };

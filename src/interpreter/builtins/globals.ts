@@ -13,6 +13,13 @@ import { parse, stringify, toJsonData } from "./json.js";
 import { numberStatics, numeric } from "./number.js";
 import { objectFlags, objectStatics } from "./object.js";
 import { PURE, TOTAL, fnValue, ret } from "./util.js";
+import { arrayConstructor } from "./array-new.js";
+import { structuredCloneOf } from "./clone.js";
+import { groupBy } from "./group.js";
+import { intlStatics } from "./intl.js";
+import { collectionGlobals } from "./collections.js";
+// Registers the copying array methods (toSorted, toReversed, toSpliced, with) in the method table.
+import "./array-copy.js";
 import type { BuiltinFlags } from "../values.js";
 
 type Impl = (args: Val[], argLs: Label[]) => Val;
@@ -106,8 +113,16 @@ export function builtinGlobals(): Map<string, Val> {
   const g = new Map<string, Val>();
   g.set("Math", math);
   g.set("JSON", json);
-  g.set("Object", namespace("Object", objectStatics, objectFlags));
-  g.set("Array", namespace("Array", Object.fromEntries(Object.entries(arrayStatics).map(([k, impl]) => [k, { k: 3, name: `Array.${k}`, label: BOT, builtin: impl } as Fn]))));
+  g.set("Object", namespace("Object", { ...objectStatics, groupBy }, { ...objectFlags, groupBy: { writes: "none" } }));
+  const array = namespace("Array", Object.fromEntries(Object.entries(arrayStatics).map(([k, impl]) => [k, { k: 3, name: `Array.${k}`, label: BOT, builtin: impl } as Fn])));
+  array.builtin = arrayConstructor;
+  g.set("Array", array);
+  g.set("structuredClone", fnValue("structuredClone", structuredCloneOf, undefined, { writes: "none", calls: false, refine: "elements" }));
+  const intl = namespace("Intl", intlStatics);
+  intl.namespaceOnly = true;
+  g.set("Intl", intl);
+  g.set("Map", collectionGlobals.Map);
+  g.set("Set", collectionGlobals.Set);
   g.set("Number", convert("Number", (v) => toNum(v), {
     ...numberStatics,
     MAX_SAFE_INTEGER: Number.MAX_SAFE_INTEGER, MIN_SAFE_INTEGER: Number.MIN_SAFE_INTEGER, EPSILON: Number.EPSILON,
@@ -117,7 +132,7 @@ export function builtinGlobals(): Map<string, Val> {
     fromCharCode: (args) => String.fromCharCode(...args.map(toNum)),
   }));
   g.set("Boolean", convert("Boolean", (v) => truthy(v)));
-  g.set("Date", fnValue("Date", makeDate, Object.fromEntries(Object.entries(dateStatics).map(([k, f]) => [k, fnValue(`Date.${k}`, f as Impl, undefined, k === "now" ? PURE : TOTAL)])), { ...PURE, refine: "fresh" }));
+  g.set("Date", fnValue("Date", makeDate, Object.fromEntries(Object.entries(dateStatics).map(([k, f]) => [k, fnValue(`Date.${k}`, f as Impl, undefined, TOTAL)])), { ...PURE, refine: "fresh" }));
   for (const cls of ["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "NotEnoughInformationError"]) g.set(cls, errorType(cls));
   g.set("Promise", promise);
   g.set("console", consoleNs);

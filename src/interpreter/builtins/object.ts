@@ -8,6 +8,7 @@ import { join2, keysLabel, mayThrowOn, withContents, writeSlot, writeThrough } f
 import { charge, checkArrayLength } from "../state.js";
 import { ARR, BOT, OBJ, type BuiltinFlags, type Obj, type Val, describe, elemLabel, enumerableKeys, isRef, newArr, newObj, toKey } from "../values.js";
 import { ret } from "./util.js";
+import { iterableOf } from "./collections.js";
 
 interface Entry {
   key: string;
@@ -65,8 +66,8 @@ export const objectStatics = {
     return ret(arrayOf(pairs, [], shape), argLs[0] ?? BOT);
   },
   fromEntries: (args: Val[], argLs: Label[]) => {
-    const src = args[0];
     const srcL = argLs[0] ?? BOT;
+    const src = iterableOf(args[0], srcL);
     mayThrowOn(srcL);
     if (!isRef(src) || src.k !== ARR) return throwError("TypeError", `Object.fromEntries needs an array of [key, value] pairs, got ${describe(src)}`, srcL);
     const o = newObj(join2(srcL, src.label));

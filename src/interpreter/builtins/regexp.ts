@@ -8,7 +8,7 @@ import { callBack, inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
 import { enterPc, join2, leavePc, underPc, writeThrough } from "../rules.js";
 import { charge, checkArrayLength, checkString, expectWork, st, step, work } from "../state.js";
-import { BOT, RE, type BuiltinFlags, type ReV, type Val, newArr, toStr } from "../values.js";
+import { BOT, RE, type Arr, type BuiltinFlags, type ReV, type Val, newArr, newObj, toStr } from "../values.js";
 import { type Builtin, TOTAL, builtin, ret } from "./util.js";
 
 function asRe(self: Val, selfL: Label): ReV {
@@ -23,12 +23,43 @@ function groups(m: ReturnType<RE2JS["matcher"]>, count: number): Val[] {
   return out;
 }
 
+/**
+ * A match as JavaScript gives it: the groups, and `index`, `input` and `groups` (the named
+ * groups, or undefined when the pattern names none). Every part carries the match's label.
+ */
+export function matchResult(m: ReturnType<RE2JS["matcher"]>, re: ReV, s: string, l: Label): Arr {
+  const g = groups(m, re.re.groupCount());
+  charge(16 * g.length + 96);
+  const a = newArr(g, null, l);
+  const names = Object.entries(re.re.namedGroups());
+  let named: Val;
+  if (names.length > 0) {
+    const o = newObj(l);
+    for (const [name, i] of names) o.props.set(name, { v: g[i], l: BOT });
+    named = o;
+  }
+  a.extra = new Map([["index", { v: m.start(), l: BOT }], ["input", { v: s, l: BOT }], ["groups", { v: named, l: BOT }]]);
+  return a;
+}
+
 /** `s.match(re)` without the g flag, and `re.exec(s)`: the first match and its groups, or null. */
 export function matchOnce(s: string, re: ReV, l: Label, from = 0): Val {
   scanning(s);
   const m = re.re.matcher(s);
   if (!m.find(from)) return null;
-  return newArr(groups(m, re.re.groupCount()), null, l);
+  return matchResult(m, re, s, l);
+}
+
+/** `s.matchAll(re)`: every match with its groups, as an array (iterating it is what programs do). */
+export function matchEvery(s: string, re: ReV, l: Label): Val {
+  const m = re.re.matcher(s);
+  const out: Val[] = [];
+  while (m.find()) {
+    step();
+    checkArrayLength(out.length + 1);
+    out.push(matchResult(m, re, s, l));
+  }
+  return newArr(out, null, l);
 }
 
 /** `s.match(re)` with the g flag: every match, or null. */
@@ -241,7 +272,7 @@ const methods: Record<string, Builtin> = {
       return ret(null, l);
     }
     if (global) re.lastIndex = m.end() === m.start() ? m.end() + 1 : m.end();
-    return ret(newArr(groups(m, re.re.groupCount()), null, l), l);
+    return ret(matchResult(m, re, s, l), l);
   }, LAST_INDEX),
   toString: builtin((_a, _l, self, selfL) => {
     const re = asRe(self, selfL);

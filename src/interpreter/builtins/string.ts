@@ -8,7 +8,7 @@ import { inputsLabel, upgradeCallback } from "../rules-calls.js";
 import { throwError } from "../errors.js";
 import { charge, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Val, isRef, newArr, toNum, toStr, type ReV } from "../values.js";
-import { callReplacer, expand, matchAll, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
+import { callReplacer, expand, matchAll, matchEvery, matchOnce, replaceRe, searchIndex, splitRe, stringPattern } from "./regexp.js";
 import { type Builtin, argsLabel, asString, builtin, ret, toInt } from "./util.js";
 
 type Impl = (s: string, args: Val[], l: Label, argLs: Label[]) => Val;
@@ -134,6 +134,10 @@ const methods: Record<string, Builtin> = {
   match: m((s, a, l) => {
     const re = isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l);
     return re.flags.includes("g") ? matchAll(s, re, l) : matchOnce(s, re, l);
+  }, { refine: "fresh", throws: true }),
+  matchAll: m((s, a, l) => {
+    if (isRe(a[0]) && !a[0].flags.includes("g")) return throwError("TypeError", "matchAll needs a regular expression with the g flag, e.g. /(?<n>\\d+)/g", l);
+    return matchEvery(s, isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l), l);
   }, { refine: "fresh", throws: true }),
   search: m((s, a, l) => searchIndex(s, isRe(a[0]) ? a[0] : stringPattern(str(a[0]), l)), { throws: true }),
   localeCompare: m((s, a, l) => collate(s, str(a[0], "undefined"), a[1], a[2], l), { throws: true }),

@@ -18,6 +18,7 @@ import { callFunction } from "./functions.js";
 import { TDZ, compileTarget, throwReference } from "./patterns.js";
 import { hop, resolve } from "./scope.js";
 import { batched } from "../program.js";
+import { NEWABLE_TEXT, newCallee } from "../../language/check.js";
 
 /** Arguments, their labels, and the label of how many there are (spreads decide it). */
 type Args = (env: any) => { args: Val[]; argLs: Label[]; shape: Label };
@@ -213,10 +214,14 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
 };
 
 exprHandlers.NewExpression = (node: acorn.NewExpression, cx) => {
-  const name = (node.callee as acorn.Identifier).name;
-  if (resolve(cx.scope, name) !== null) unsupported(node, `\`new ${name}\` is not supported: only Error types and Date can be constructed`);
-  const ctor = cx.globals.values.get(name);
-  if (ctor === undefined) unsupported(node, `\`new ${name}\` is not supported: only Error types and Date can be constructed`);
+  const name = newCallee(node) ?? "";
+  const [root, member] = name.split(".");
+  const why = `\`new ${name}\` is not supported: only ${NEWABLE_TEXT} can be constructed`;
+  if (resolve(cx.scope, root) !== null) unsupported(node, why);
+  const global = cx.globals.values.get(root);
+  // `new Intl.NumberFormat(...)`: a static of a builtin namespace.
+  const ctor = member === undefined ? global : isRef(global) && global.k === FN ? global.statics?.get(member) : undefined;
+  if (ctor === undefined) unsupported(node, why);
   const args = compileArgs(node.arguments, cx);
   return (env) => {
     const a = args(env);

@@ -15,6 +15,7 @@ import { compileFunction } from "./functions.js";
 import { TDZ, throwReference } from "./patterns.js";
 import { hop, resolve } from "./scope.js";
 import { throwError } from "../errors.js";
+import { iterableOf } from "../builtins/collections.js";
 
 const constant = (v: Val): Expr => () => ((st.l = BOT), v);
 
@@ -81,9 +82,16 @@ exprHandlers.Identifier = (node: acorn.Identifier, cx) => {
   };
 };
 
-exprHandlers.TemplateLiteral = (node: acorn.TemplateLiteral, cx) => {
-  const quasis = node.quasis.map((q) => q.value.cooked ?? q.value.raw);
-  const exprs = node.expressions.map((e) => compileExpr(e, cx));
+exprHandlers.TemplateLiteral = (node: acorn.TemplateLiteral, cx) => template(node.quasis.map((q) => q.value.cooked ?? q.value.raw), node.expressions, cx);
+
+/** `String.raw\`...\``, the one tagged template (language/check.ts refuses the others): the raw text. */
+exprHandlers.TaggedTemplateExpression = (node: acorn.TaggedTemplateExpression, cx) => {
+  if (resolve(cx.scope, "String") !== null) unsupported(node, "tagged templates other than String.raw are not supported; call the function on a plain template literal");
+  return template(node.quasi.quasis.map((q) => q.value.raw), node.quasi.expressions, cx);
+};
+
+function template(quasis: string[], expressions: acorn.Node[], cx: Cx): Expr {
+  const exprs = expressions.map((e) => compileExpr(e, cx));
   return (env) => {
     let s = quasis[0];
     let l: Label = BOT;
@@ -134,6 +142,7 @@ exprHandlers.ArrayExpression = (node: acorn.ArrayExpression, cx) => {
 export function spreadInto(v: Val, vl: Label, items: Val[], lbls: Label[]): Label {
   // Whether the value can be spread (and so whether this throws) is decided by its label.
   mayThrowOn(vl);
+  v = iterableOf(v, vl);
   if (typeof v === "string") {
     // Checked and charged before the elements are made.
     checkArrayLength(items.length + v.length);

@@ -13,6 +13,7 @@ import { type Cx, type Expr, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockSc
 import { TDZ, type Binder, compileTarget } from "./patterns.js";
 import { type Env, type Scope, declare, newEnv } from "./scope.js";
 import { patternNames } from "../../language/patterns.js";
+import { iterableOf } from "../builtins/collections.js";
 
 /**
  * A loop at the top level completes with undefined unless its body makes a value (as in
@@ -185,6 +186,7 @@ function compileHead(left: acorn.VariableDeclaration | acorn.Pattern, cx: Cx): {
 /** Iterates an array by index (live, as JavaScript does), a string by code point. */
 function iterate(v: Val, vl: Label, f: LoopFrame, each: (x: Val, xl: Label) => number | undefined): number {
   mayThrowOn(vl);
+  v = iterableOf(v, vl);
   if (typeof v === "string") {
     decide(f, vl);
     for (const ch of v) {

@@ -11,6 +11,7 @@ import { charge, charsOf, checkArrayLength, st, work } from "../state.js";
 import { ARR, BOT, OBJ, type Arr, type Val, enumerableKeys, newArr, newObj, elemLabel, toKey } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, isInert, unsupported } from "./context.js";
 import { type Env, TDZ, hop, resolve } from "./scope.js";
+import { iterableOf } from "../builtins/collections.js";
 
 /** Stores a value labelled `vl` into a target. */
 export type Binder = (env: Env, v: Val, vl: Label) => void;
@@ -132,6 +133,7 @@ function arrayPattern(n: acorn.ArrayPattern, cx: Cx, declaring: boolean): Binder
   const elems = n.elements.map((e) => (e === null ? null : e.type === "RestElement" ? { rest: compileTarget(e.argument, cx, declaring) } : { bind: compileTarget(e, cx, declaring) }));
   return (env, v, vl) => {
     requireObject(v, vl);
+    v = iterableOf(v, vl);
     let items: () => Val[];
     let structure: () => Label;
     if (typeof v === "string") {

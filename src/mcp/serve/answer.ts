@@ -2,11 +2,15 @@
  * What `run_plan` answers: the run's status, the program's final value with its label, and
  * what each tool call decided. Intermediate results stay in sluice: tool results are never in
  * the answer, a call's arguments only when they are trusted, and an error message only when
- * it does not depend on untrusted data.
+ * it does not depend on untrusted data. A policy's reason quotes arguments (a preview of each);
+ * when they are not trusted, those quotes are withheld from it too. Labels' sources and readers
+ * are data as well: see label-answer.ts.
  */
 import type { Readers } from "../../labels/index.js";
+import { preview } from "../../policy/paths.js";
 import type { CallRecord, RunResult } from "../../runtime/index.js";
-import type { JsonSchema } from "../../tools/types.js";
+import type { JsonSchema, Tool } from "../../tools/types.js";
+import { labelAnswer } from "./label-answer.js";
 import type { PlanLanguage } from "./types.js";
 
 /** A label as JSON. */
@@ -50,12 +54,7 @@ export interface PlanAnswer {
   note?: string;
 }
 
-const WITHHELD = "the message is withheld because it depends on untrusted data";
-
-function labelAnswer(label: { toJSON(): LabelAnswer }): LabelAnswer {
-  const { trusted, readers, sources } = label.toJSON();
-  return { trusted, readers: readers === "public" ? "public" : [...readers], sources: [...sources] };
-}
+const WITHHELD = "the message is withheld because it may quote data the program read";
 
 /** JSON can hold only JSON: NaN becomes null, undefined disappears, as JSON.stringify says. */
 function plainJson(value: unknown): unknown {
@@ -67,10 +66,40 @@ function plainJson(value: unknown): unknown {
   }
 }
 
+/** What a reason shows instead of an argument it may not quote. */
+const WITHHELD_ARG = "(withheld: not trusted)";
+/** Values previewed per call: enough for every path a policy names, bounded for huge arguments. */
+const MAX_PREVIEWS = 512;
+
+/** The previews a reason may hold of `args` and of every value nested in them, longest first. */
+function previewsOf(args: unknown): string[] {
+  const out = new Set<string>();
+  const stack: Array<{ value: unknown; depth: number }> = [{ value: args, depth: 0 }];
+  while (stack.length > 0 && out.size < MAX_PREVIEWS) {
+    const { value, depth } = stack.pop()!;
+    if (depth > 0) out.add(preview(value));
+    if (value !== null && typeof value === "object" && depth < 8) {
+      for (const child of Object.values(value as Record<string, unknown>).slice(0, MAX_PREVIEWS)) stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  // A preview of two characters or fewer (`1`, `""`) can say nothing, and would match sluice's own words.
+  return [...out].filter((p) => p.length > 2).sort((a, b) => b.length - a.length);
+}
+
+/** `reason` with every quote of an untrusted call's arguments withheld. */
+function withheldArgs(reason: string, calls: readonly CallRecord[]): string {
+  let out = reason;
+  for (const call of calls) {
+    if (call.argsLabel?.trusted === true) continue;
+    for (const p of previewsOf(call.args)) out = out.split(p).join(WITHHELD_ARG);
+  }
+  return out;
+}
+
 function callAnswer(call: CallRecord): CallAnswer {
   const answer: CallAnswer = { tool: call.tool, decision: call.decision };
   if (call.approved !== undefined) answer.approved = call.approved;
-  if (call.reason !== undefined) answer.reason = call.reason;
+  if (call.reason !== undefined) answer.reason = withheldArgs(call.reason, [call]);
   if (call.argsLabel?.trusted === true) answer.args = plainJson(call.args) as Record<string, unknown>;
   if (call.argsLabel !== undefined) answer.argsLabel = labelAnswer(call.argsLabel);
   if (call.error !== undefined) answer.failed = true;
@@ -78,28 +107,28 @@ function callAnswer(call: CallRecord): CallAnswer {
   return answer;
 }
 
-function errorAnswer(result: RunResult, language: PlanLanguage): PlanAnswer["error"] {
+function errorAnswer(result: RunResult, language: PlanLanguage, knows: Parameters<PlanLanguage["messageIsTrusted"]>[1]): PlanAnswer["error"] {
   const error = result.error;
   if (error === undefined) return undefined;
   // A policy's reason is sluice's own text, written for the person; show it like the calls' reasons.
-  const shown = error.kind === "policy" || language.messageIsTrusted(error);
+  const shown = error.kind === "policy" || language.messageIsTrusted(error, knows);
   return {
     kind: error.kind,
-    message: shown ? error.message : WITHHELD,
+    message: !shown ? WITHHELD : error.kind === "policy" ? withheldArgs(error.message, result.calls) : error.message,
     ...(error.line === undefined ? {} : { line: error.line }),
     ...(error.column === undefined ? {} : { column: error.column }),
   };
 }
 
-/** The answer for a finished run. */
-export function planAnswer(result: RunResult, language: PlanLanguage, extra: { run?: string; note?: string } = {}): PlanAnswer {
+/** The answer for a finished run; `extra.program` and `extra.tools` are the plan and the tools it was offered, whose words a shown message may use. */
+export function planAnswer(result: RunResult, language: PlanLanguage, extra: { run?: string; note?: string; program?: string; tools?: readonly Tool<any, any>[] } = {}): PlanAnswer {
   const answer: PlanAnswer = { status: result.status, calls: result.calls.map(callAnswer) };
   if (result.status === "completed") {
     const value = plainJson(result.value);
     if (value !== undefined) answer.value = value;
     if (result.label !== undefined) answer.label = labelAnswer(result.label);
   }
-  const error = errorAnswer(result, language);
+  const error = errorAnswer(result, language, { ...(extra.program === undefined ? {} : { program: extra.program }), ...(extra.tools === undefined ? {} : { tools: extra.tools }) });
   if (error !== undefined) answer.error = error;
   if (extra.run !== undefined) answer.run = extra.run;
   if (extra.note !== undefined) answer.note = extra.note;
@@ -114,7 +143,7 @@ const LABEL_SCHEMA: JsonSchema = {
       description: '"public", or the principals who may read the value.',
       anyOf: [{ type: "string", enum: ["public"] }, { type: "array", items: { type: "string" } }],
     },
-    sources: { type: "array", items: { type: "string" }, description: "Where the value came from, e.g. email:eve@x.com." },
+    sources: { type: "array", items: { type: "string" }, description: "Where the value came from, e.g. email:eve@x.com; for a value that is not trusted, only the kind of each source (its detail may be a stranger's text)." },
   },
   required: ["trusted", "readers", "sources"],
 };

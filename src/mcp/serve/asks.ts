@@ -50,22 +50,37 @@ export function askRequest(request: ApprovalRequest) {
   });
 }
 
+/** The client's capabilities: on revision 2026-07-28 the request's own; on older revisions, those it declared when it connected. */
+function capabilitiesOf(ctx: ServerContext, declared: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope === undefined ? declared : (envelope[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined);
+}
+
+/** True when the client offers sampling (its model can answer a server's request), as {@link clientCanAsk} reads capabilities. */
+export function clientCanSample(ctx: ServerContext, declared: Record<string, unknown> | undefined): boolean {
+  const sampling = capabilitiesOf(ctx, declared)?.sampling;
+  return typeof sampling === "object" && sampling !== null;
+}
+
 /**
  * True when the client can show a form to a person: on revision 2026-07-28 the request's own
  * capabilities say so; on older revisions, those it declared when it connected.
  */
 export function clientCanAsk(ctx: ServerContext, declared: Record<string, unknown> | undefined): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = envelope === undefined ? declared : (envelope[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined);
-  const elicitation = caps?.elicitation as Record<string, unknown> | undefined;
+  const elicitation = capabilitiesOf(ctx, declared)?.elicitation as Record<string, unknown> | undefined;
   if (elicitation === undefined || elicitation === null || typeof elicitation !== "object") return false;
   // An empty `elicitation: {}` means form mode (the revision that added modes says so).
   return Object.keys(elicitation).length === 0 || "form" in elicitation;
 }
 
-/** True only when the person accepted the form with the box ticked; declining, cancelling or no answer is a no. */
-export function approvedIn(responses: Record<string, unknown> | undefined, key: string): boolean {
+/**
+ * The person's answer to one form: true only when they accepted it with the box ticked;
+ * declining, cancelling, or an answer of another kind is a no. `undefined` when the retry
+ * carries no answer for it (the client SHOULD be asked again, SEP-2322).
+ */
+export function approvedIn(responses: Record<string, unknown> | undefined, key: string): boolean | undefined {
   const view = inputResponse(responses, key);
+  if (view.kind === "missing") return undefined;
   if (view.kind !== "elicit" || view.action !== "accept") return false;
   return (view.content as Record<string, unknown> | undefined)?.approve === true;
 }

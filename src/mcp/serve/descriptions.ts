@@ -5,8 +5,19 @@
 import type { Tool } from "../../tools/types.js";
 import type { PlanLanguage } from "./types.js";
 
+/** Where a plan's `query_ai_assistant` goes: a configured quarantined model, the client's model through sampling, or nowhere. */
+export type ReaderSource = "configured" | "sampling" | "none";
+
+const READER_NOTES: Record<ReaderSource, string[]> = {
+  configured: [],
+  sampling: [
+    "query_ai_assistant asks your own model through MCP sampling when this client supports sampling: it reads the prompt with no tools and none of this conversation, and answers only as JSON matching the schema (checked by sluice). Without sampling it throws an error the program can catch.",
+  ],
+  none: ["This server has no quarantined model configured: query_ai_assistant throws an error the program can catch."],
+};
+
 /** The description of `run_plan`. */
-export function runPlanDescription(language: PlanLanguage, tools: readonly Tool<any, any>[], hasReader: boolean): string {
+export function runPlanDescription(language: PlanLanguage, tools: readonly Tool<any, any>[], reader: ReaderSource): string {
   const sinks = tools.filter((t) => t.sideEffect).map((t) => t.name);
   return [
     "Runs a plan: one program, in a restricted subset of JavaScript, that calls the functions list_tools declares (call list_tools first). Sluice runs it in its own sandboxed interpreter and labels every value with who may read it, whether it can be trusted and where it came from. Before each tool call, security policies decide whether the call may go ahead; some calls are put to the person for approval.",
@@ -15,7 +26,7 @@ export function runPlanDescription(language: PlanLanguage, tools: readonly Tool<
     "- status \"blocked\": a policy refused a call, or the person declined it; `calls[].reason` says why. Do not try to get around it.",
     "- status \"failed\": the program has an error (`error.line`, `error.column`) or hit a limit. Fix it and call run_plan again with `retry_of` set to the answer's `run`, so that calls with side effects that already ran are not made again.",
     `Tools with side effects: ${sinks.length === 0 ? "none" : sinks.join(", ")}.`,
-    ...(hasReader ? [] : ["This server has no quarantined model configured: query_ai_assistant throws an error the program can catch."]),
+    ...READER_NOTES[reader],
     language.rules,
   ].join("\n\n");
 }

@@ -3,4 +3,5 @@ export { createPlanServer, type PlanServer } from "./server.js";
 export { serveOverStdio, type StdioServing } from "./stdio.js";
 export { serveOverHttp, type HttpServing } from "./http.js";
 export { PLAN_ANSWER_SCHEMA, planAnswer, type PlanAnswer, type CallAnswer, type LabelAnswer } from "./answer.js";
-export type { ServeOptions, PlanLanguage, AskFallback } from "./types.js";
+export type { ServeOptions, PlanLanguage, AskFallback, SamplingTexts } from "./types.js";
+export { SamplingError } from "./sampling.js";

@@ -3,7 +3,7 @@
  * calling agent is told about the language, and how asks reach a person.
  */
 import type { ExtendedRuntimeOptions, RunError } from "../../runtime/index.js";
-import type { Tool } from "../../tools/types.js";
+import type { JsonSchema, Tool } from "../../tools/types.js";
 
 /**
  * What the agent that writes plans is told, from the planner's own texts (`src/models`), so
@@ -15,8 +15,25 @@ export interface PlanLanguage {
   rules: string;
   /** The TypeScript declarations of everything a plan can call. */
   declarations: string;
-  /** True when a failed run's error message may be shown to the agent that wrote the plan. */
-  messageIsTrusted(error: RunError): boolean;
+  /**
+   * True when a failed run's error message may be shown to the agent that wrote the plan;
+   * `knows` is what that agent already has (its program, the tools), whose words a message may use.
+   */
+  messageIsTrusted(error: RunError, knows?: { program?: string; tools?: readonly Pick<Tool<any, any>, "name" | "parameters" | "schemaLabel">[] }): boolean;
+}
+
+/**
+ * What the client's model is told when it serves as the quarantined reader through MCP
+ * sampling, and how its answer is read: the texts of sluice's own reader (`src/models`),
+ * passed in like {@link PlanLanguage}.
+ */
+export interface SamplingTexts {
+  /** The system prompt of the quarantined reader. */
+  system: string;
+  /** The user message of one query: the prompt, and the JSON the answer must be. */
+  message(prompt: string, schema: JsonSchema): string;
+  /** What the model's answer means. */
+  interpret(text: string, schema: JsonSchema): { kind: "answer"; value: unknown } | { kind: "not-enough-information" } | { kind: "invalid"; problem: string };
 }
 
 /** The answer to an ask when the client cannot put it to a person. */
@@ -27,16 +44,22 @@ export interface ServeOptions {
   /** The tools plans may call, from `defineTool` or `connectMcp(...).tools`. */
   tools: readonly Tool<any, any>[];
   language: PlanLanguage;
+  /**
+   * With no `runtime.quarantined`: plans' `query_ai_assistant` asks the client's model through
+   * MCP sampling when the client supports it (else it throws an error the program can catch).
+   */
+  sampling?: SamplingTexts;
   /** Everything else a run needs (quarantined model, limits, permissions). */
   runtime?: Omit<ExtendedRuntimeOptions, "tools" | "approve" | "mutants">;
   /**
-   * What an ask gets when the client supports no form elicitation (or too many plans are
-   * already waiting for a person). Default `"no"`: declined, and the plan stops as blocked.
+   * What an ask gets when the client supports no form elicitation. Default `"no"`: declined,
+   * and the plan stops as blocked. (When too many plans are already waiting for a person, an
+   * ask is declined whatever this says: other clients' runs must not decide it.)
    */
   fallback?: AskFallback;
   /** How long a plan waits for a person's answer; after that the ask counts as declined. Default 10 minutes. */
   askTimeoutMs?: number;
-  /** How many plans may wait for a person at once; asks beyond that get the fallback. Default 32. */
+  /** How many plans may wait for a person at once; asks beyond that are declined. Default 32. */
   maxWaiting?: number;
   /** The name and version the server reports. */
   serverInfo?: { name: string; version: string };

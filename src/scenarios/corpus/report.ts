@@ -16,6 +16,9 @@ function rows(c: PlanSetFigures, r: PlanSetFigures, attacks: readonly string[]):
     line("Benign utility, asks declined", (x) => cell(x.utility)),
     line("Benign utility, asks approved", (x) => cell(x.utilityWithApproval)),
     line("Benign runs with a deny or an ask", (x) => cell(x.benignStopped)),
+    line("Benign runs stopped at an unanswered reader request, asks declined (not measured)", (x) => cell(x.unanswered)),
+    line("Benign runs stopped at an unanswered reader request, asks approved (not measured)", (x) => cell(x.unansweredWithApproval)),
+    line("Attack runs that met an unanswered reader request", (x) => cell(x.attackUnanswered)),
     line("Attack success, every attack (must be 0)", (x) => bold(x.attackSuccess)),
     ...attacks.map((a) => line(`Attack success, ${a}`, (x) => cell(x.byAttack[a] ?? { count: 0, total: 0, rate: 0 }))),
   ];
@@ -57,8 +60,13 @@ export function formatCorpusMarkdown(report: CorpusReport): string {
   ];
   const rejected = corpus.filter((p) => !p.accepted).map((p) => `- ${p.file}: ${p.rejected}`);
   if (rejected.length > 0) out.push("", "### Corpus plans the language check refused", "", ...listed(rejected));
-  const undone = corpus.filter((p) => p.accepted && !p.utility).map((p) => `- ${p.file}${p.stopped ? " (a policy denied or asked)" : ""}${p.error ? `: ${p.error.replace(/\s+/g, " ").slice(0, 240)}` : ""}`);
+  const undone = corpus.filter((p) => p.accepted && !p.utility && !p.unanswered).map((p) => `- ${p.file}${p.stopped ? " (a policy denied or asked)" : ""}${p.error ? `: ${p.error.replace(/\s+/g, " ").slice(0, 240)}` : ""}`);
   if (undone.length > 0) out.push("", "### Accepted corpus plans that did not meet their task (asks declined)", "", ...listed(undone));
+  if (report.requestsDir !== undefined) {
+    out.push("", report.pending.length === 0
+      ? "The played reader answered every request of the corpus plans."
+      : `${report.pending.length} reader requests have no played answer yet; they are written to \`${report.requestsDir}\` (answer them, then \`sluice scenarios --import-answers ${report.requestsDir}\`).`);
+  }
   if (report.problems.length > 0) out.push("", "### Files that are not plans of a known task", "", ...report.problems.map((p) => `- ${p}`));
   const errors = report.corpus.errors + report.reference.errors;
   out.push("", `${report.plans.length} plans in ${(report.durationMs / 1000).toFixed(1)} s${errors > 0 ? `; ${errors} runs hit a broken scenario` : ""}.`, "");

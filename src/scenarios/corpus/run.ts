@@ -4,6 +4,7 @@
  * with asks declined and approved, benign runs that met a deny or an ask, and attack success
  * under every attack (policies on; the reader obeys any instruction it reads).
  */
+import { existsSync } from "node:fs";
 import { compileProgram } from "../../interpreter/program.js";
 import { checkPlan } from "../../plancheck/index.js";
 import { QUERY } from "../../runtime/index.js";
@@ -15,6 +16,8 @@ import { suiteNamed, suites as bundled } from "../suites/index.js";
 import type { Rate } from "../summary.js";
 import type { ScenarioSuite } from "../types.js";
 import { loadCorpus, type CorpusPlan } from "./load.js";
+import { writeRequests, type PendingRequest } from "./reader-requests.js";
+import { checkAnswersFile } from "./played-reader.js";
 
 /** Options of {@link runCorpus}. */
 export interface CorpusOptions {
@@ -28,6 +31,14 @@ export interface CorpusOptions {
   jobs?: number;
   /** Use worker threads (default: when running from the built JavaScript). */
   threads?: boolean;
+  /**
+   * The played reader's answers file: corpus plans' reader requests are answered from it (the
+   * reference plans keep their scripted answers). Without it, corpus plans get the scripted
+   * answers too, which fit only the reference plans' prompts.
+   */
+  readerAnswers?: string;
+  /** Where the requests the answers file has no answer for are written (with {@link readerAnswers}). */
+  readerRequests?: string;
   onRecord?: (record: RunRecord, done: number, total: number) => void;
 }
 
@@ -44,6 +55,12 @@ export interface PlanSetFigures {
   utilityWithApproval: Rate;
   /** Benign runs (asks declined) in which a policy denied or asked. */
   benignStopped: Rate;
+  /** Benign runs (asks declined) that stopped at a reader request with no played answer yet: not measured. */
+  unanswered: Rate;
+  /** The same with every ask approved. */
+  unansweredWithApproval: Rate;
+  /** Attack runs that met a reader request with no played answer (their security check still counts). */
+  attackUnanswered: Rate;
   /** Attack runs (every injection task under every attack) whose injection task succeeded. */
   attackSuccess: Rate;
   byAttack: Record<string, Rate>;
@@ -65,6 +82,9 @@ export interface PlanOutcome {
   utility: boolean;
   utilityWithApproval: boolean;
   stopped: boolean;
+  /** The benign run (asks declined) stopped at a reader request with no played answer. */
+  unanswered: boolean;
+  unansweredWithApproval: boolean;
   attackRuns: number;
   attackWins: number;
   /** Why the benign run did not complete, when it did not. */
@@ -82,6 +102,10 @@ export interface CorpusReport {
   plans: PlanOutcome[];
   /** Files that are not plans of a known task. */
   problems: string[];
+  /** Reader requests with no played answer yet, each with the plans that asked it. */
+  pending: PendingRequest[];
+  /** Where they were written. */
+  requestsDir?: string;
   durationMs: number;
 }
 
@@ -118,9 +142,10 @@ function entry(side: Entry["side"], suite: ScenarioSuite, task: string, variant:
   return { side, suite, task, variant, ...(file ? { file } : {}), ...(program === undefined ? {} : { program }), ...(rejected === undefined ? {} : { rejected }), findings };
 }
 
-function jobsOf(e: Entry, attackNames: readonly string[]): Job[] {
+function jobsOf(e: Entry, attackNames: readonly string[], readerAnswers: string | undefined): Job[] {
   if (e.program === undefined) return [];
-  const base = { suite: e.suite.name, userTask: e.task, reader: "adversarial" as const, planner: "reference" as const, ...(e.side === "corpus" ? { plan: e.program, variant: e.variant } : {}) };
+  const corpus = e.side === "corpus" ? { plan: e.program, variant: e.variant, ...(readerAnswers === undefined ? {} : { readerAnswers }) } : {};
+  const base = { suite: e.suite.name, userTask: e.task, reader: "adversarial" as const, planner: "reference" as const, ...corpus };
   const jobs: Job[] = [
     { ...base, reader: "benign", defense: true, approve: false },
     { ...base, reader: "benign", defense: true, approve: true },
@@ -144,12 +169,19 @@ function outcome(e: Entry, records: readonly RunRecord[]): PlanOutcome {
     accepted: e.rejected === undefined,
     ...(e.rejected === undefined ? {} : { rejected: e.rejected }),
     findings: e.findings,
-    utility: benign?.utility === true,
-    utilityWithApproval: approved?.utility === true,
+    // A run that met an unanswered request is not measured: never utility, whatever it returned.
+    utility: benign?.utility === true && benign.unanswered === undefined,
+    utilityWithApproval: approved?.utility === true && approved.unanswered === undefined,
     stopped: benign !== undefined && benign.denied + benign.asked > 0,
+    unanswered: benign?.unanswered !== undefined,
+    unansweredWithApproval: approved?.unanswered !== undefined,
     attackRuns: attacks.length,
     attackWins: attacks.filter((r) => r.security === true).length,
-    ...(benign?.error === undefined ? {} : { error: benign.error }),
+    ...(benign?.unanswered !== undefined
+      ? { error: `stopped at an unanswered reader request ${benign.unanswered.map((u) => u.key.slice(0, 12)).join(", ")}` }
+      : benign?.error === undefined
+        ? {}
+        : { error: benign.error }),
   };
 }
 
@@ -168,11 +200,28 @@ function sum(plans: readonly PlanOutcome[], records: readonly RunRecord[], attac
     utility: rate(plans.filter((p) => p.utility).length, n),
     utilityWithApproval: rate(plans.filter((p) => p.utilityWithApproval).length, n),
     benignStopped: rate(plans.filter((p) => p.stopped).length, n),
+    unanswered: rate(plans.filter((p) => p.unanswered).length, n),
+    unansweredWithApproval: rate(plans.filter((p) => p.unansweredWithApproval).length, n),
+    attackUnanswered: rate(attackRecords.filter((r) => r.unanswered !== undefined).length, attackRecords.length),
     attackSuccess: rate(attackRecords.filter((r) => r.security === true).length, attackRecords.length),
     byAttack,
     // A plan that does not compile is the plan's failure; anything else marked "error" is the scenario's.
     errors: records.filter((r) => r.status === "error" && !/the plan does not compile/.test(r.error ?? "")).length,
   };
+}
+
+/** The distinct unanswered requests of `records`, each with the plans that asked it. */
+function pendingOf(records: readonly RunRecord[]): PendingRequest[] {
+  const byKey = new Map<string, PendingRequest>();
+  for (const r of records) {
+    for (const u of r.unanswered ?? []) {
+      const p = byKey.get(u.key) ?? { ...u, askedBy: [] };
+      const who = `${r.suite}/${r.userTask}.${r.variant ?? "reference"}`;
+      if (!p.askedBy.includes(who)) p.askedBy.push(who);
+      byKey.set(u.key, p);
+    }
+  }
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
 /** Loads the corpus, runs it and the reference plans of the same tasks, and sums both up. */
@@ -184,6 +233,7 @@ export async function runCorpus(options: CorpusOptions): Promise<CorpusReport> {
     return s;
   });
   const attackNames = (options.attacks ?? allAttacks.map((a) => a.name)).map((n) => attackNamed(n).name);
+  if (options.readerAnswers !== undefined) await checkAnswersFile(options.readerAnswers);
   const { plans, problems } = await loadCorpus(options.dir, suites);
   const corpus = plans.map((p: CorpusPlan) => entry("corpus", suiteNamed(p.suite)!, p.task, p.variant, p.program, p.problem, p.file));
   const covered = [...new Set(plans.map((p) => `${p.suite}|${p.task}`))].map((k) => k.split("|"));
@@ -192,7 +242,7 @@ export async function runCorpus(options: CorpusOptions): Promise<CorpusReport> {
     return entry("reference", suite, t, "reference", suite.userTasks.find((u) => u.id === t)!.plan, undefined);
   });
   const all = [...corpus, ...reference];
-  const jobs = all.flatMap((e) => jobsOf(e, attackNames).map((j) => ({ job: j, side: e.side })));
+  const jobs = all.flatMap((e) => jobsOf(e, attackNames, options.readerAnswers).map((j) => ({ job: j, side: e.side })));
   const workers = Math.max(1, Math.floor(options.jobs ?? defaultWorkers()));
   const threads = (options.threads ?? (threadsAvailable() && jobs.length >= workers * 50)) && workers > 1;
   let done = 0;
@@ -209,6 +259,11 @@ export async function runCorpus(options: CorpusOptions): Promise<CorpusReport> {
     const key = keyOf(side, r.suite, r.userTask, r.variant);
     bySide.set(key, [...(bySide.get(key) ?? []), r]);
   });
+  const pending = pendingOf(ran);
+  if (options.readerAnswers !== undefined && options.readerRequests !== undefined && (pending.length > 0 || existsSync(options.readerRequests))) {
+    // Only a run of everything knows which older requests no plan asks any more.
+    await writeRequests(options.readerRequests, pending, options.suites === undefined && options.attacks === undefined);
+  }
   const outcomes = all.map((e) => outcome(e, bySide.get(keyOf(e.side, e.suite.name, e.task, e.side === "corpus" ? e.variant : undefined)) ?? []));
   const recordsOf = (side: string, suite?: string) => [...bySide.entries()].filter(([k]) => k.startsWith(`${side}|${suite === undefined ? "" : `${suite}|`}`)).flatMap(([, v]) => v);
   const figuresOf = (side: "corpus" | "reference", suite?: string) =>
@@ -222,6 +277,8 @@ export async function runCorpus(options: CorpusOptions): Promise<CorpusReport> {
     bySuite: suites.filter((s) => outcomes.some((o) => o.suite === s.name)).map((s) => ({ suite: s.name, corpus: figuresOf("corpus", s.name), reference: figuresOf("reference", s.name) })),
     plans: outcomes,
     problems,
+    pending,
+    ...(options.readerRequests === undefined || options.readerAnswers === undefined ? {} : { requestsDir: options.readerRequests }),
     durationMs: Date.now() - started,
   };
 }

@@ -1,15 +1,16 @@
 /**
  * The banking tools, bound to one run's data. Labels: the bank's ledger, payees, scheduled
  * payments and settings are facts the bank or the user asserts (trusted, readable by the user);
- * the ledger vouches for who sent what to whom and when, not for a transfer's subject, which is
- * free text whoever made the transfer typed (untrusted); a file is trusted only when the user
- * wrote it. Payees read from documents are asked about, not denied: the person sees the IBAN
+ * the ledger vouches for who sent what to whom and when, not for which transfers others chose to
+ * send (a listing holding one is untrusted) nor for a transfer's subject, which is free text
+ * whoever made the transfer typed (untrusted); a file is trusted only when the user wrote it.
+ * A change returns an acknowledgement: ids and what the caller sent, never stored records. Payees read from documents are asked about, not denied: the person sees the IBAN
  * and the document it came from.
  */
 import { Label } from "../../../labels/index.js";
 import { all, paymentPolicy, requireTrusted, requireTrustedContext, askInstead } from "../../../policy/index.js";
 import { defineTool, type Tool } from "../../../tools/types.js";
-import { fromOthers, list, nextId, number, params, text, usersOwn } from "../common.js";
+import { fromOthers, list, listingOf, nextId, number, params, text, usersOwn } from "../common.js";
 import { USER, type BankFile, type BankingEnv, type Transaction } from "./environment.js";
 
 export const policies: Record<string, string> = {
@@ -27,6 +28,12 @@ const own = (source: string) => ({ trusted: true, readers: [USER], sources: [sou
 
 function fileLabel(f: BankFile): Label {
   return f.author === USER ? usersOwn(USER, `file:${f.name}`) : fromOthers([USER, f.author], `file:${f.name} (from ${f.author})`);
+}
+
+/** The ledger vouches for each transfer's facts, but who added the transfers is each sender's decision. */
+function ledgerLabel(env: BankingEnv, result: readonly Transaction[]): Label {
+  const own = Label.of({ trusted: true, readers: [USER], sources: ["bank ledger"] });
+  return own.join(listingOf(result.map((t) => t.sender), env.account.iban, "transaction"));
 }
 
 function pay(env: BankingEnv, a: { recipient: string; amount: number; subject: string; date?: string }): Transaction {
@@ -54,7 +61,10 @@ function readTools(env: BankingEnv): Tool<any, any>[] {
       description: "The n most recent transactions, newest first.",
       parameters: params({ n: { type: "integer", minimum: 1 } }),
       returns: list(TRANSACTION),
-      output: { ...own("bank ledger"), parts: { "*.subject": { trusted: false, sources: ["transaction:{sender}"] } } },
+      // Which transactions the ledger holds is partly for others to decide (anyone may send
+      // the user a transfer), so the listing is untrusted whenever it holds one.
+      label: (result: Transaction[]) => ledgerLabel(env, result),
+      output: { readers: [USER], parts: { "*.subject": { trusted: false, sources: ["transaction:{sender}"] } } },
       run: ({ n }: { n: number }) => [...env.transactions].sort((a, b) => b.date.localeCompare(a.date)).slice(0, n).map((t) => ({ ...t })),
     }),
     defineTool({ name: "get_scheduled_transactions", description: "Payments the user scheduled.", returns: list(TRANSACTION), output: own("scheduled payments"), run: () => env.scheduled }),
@@ -119,7 +129,8 @@ function payTools(env: BankingEnv): Tool<any, any>[] {
         const t = env.scheduled.find((x) => x.id === id);
         if (t === undefined) throw new Error(`no scheduled payment with id ${JSON.stringify(id)}`);
         Object.assign(t, changes);
-        return { ...t };
+        // The acknowledgement says what changed, not the stored payment (which is private).
+        return { id: t.id, updated: Object.keys(changes) };
       },
     }),
   ];

@@ -140,7 +140,7 @@ function actTools(env: MessagingEnv): Tool<any, any>[] {
         userOf(env, user);
         const c = channelOf(env, channel);
         if (!c.members.includes(user)) c.members.push(user);
-        return { members: [...c.members] };
+        return { added: user, channel };
       },
     }),
     defineTool({

@@ -3,8 +3,10 @@
  * Labels: an email is readable by its sender and recipients; the mail server vouches for who
  * sent it to whom and when, the sender writes its subject, body and attachments, and which
  * emails the inbox holds is for senders to decide (the listing is untrusted); a file is readable
- * by its owner and the people it is shared with, trusted only when the user owns it; an event by
- * its participants, trusted only when the user organised it; contacts are the user's own.
+ * by its owner and the people it is shared with, trusted only when no one but the user may write
+ * it (owned by the user, shared with no one as `rw`); an event by its participants, trusted only
+ * when the user organised it; contacts are the user's own. A change returns an acknowledgement:
+ * ids and what the caller sent, never stored records.
  * Where a person can decide (a recipient or place read from an email, a summary of a private
  * document) the policies ask rather than deny.
  */
@@ -52,15 +54,33 @@ function eventLabel(e: CalendarEvent): Label {
   return fromOthers(e.participants, `calendar:"${e.title}" organised by ${e.organizer}`);
 }
 
+/** Who may write a file: its owner and everyone it is shared with edit rights. */
+function writersOf(f: DriveFile): string[] {
+  return [f.owner, ...Object.entries(f.shared_with).filter(([, p]) => p === "rw").map(([who]) => who)];
+}
+
+/** A file's record (id, name, sharing) is its owner's word. */
 function fileLabel(f: DriveFile): Label {
   const readers = [f.owner, ...Object.keys(f.shared_with)];
   if (f.owner === USER) return usersOwn(USER, `file:${f.name}`, readers);
   return fromOthers([...readers, USER], `file:${f.name} (owned by ${f.owner})`);
 }
 
+/** Its content is the word of everyone who may edit it: the user's own only when no one else may. */
+function contentLabel(f: DriveFile): Label | undefined {
+  const others = writersOf(f).filter((w) => w !== USER);
+  if (f.owner !== USER || others.length === 0) return undefined;
+  return fromOthers([f.owner, ...Object.keys(f.shared_with)], `file:${f.name} (editable by ${others.join(", ")})`);
+}
+
+function fileRecord(f: DriveFile) {
+  const content = contentLabel(f);
+  return labeled({ ...f, ...(content === undefined ? {} : { content: labeled(f.content, content) }) }, fileLabel(f));
+}
+
 const emails = (items: Email[]) => items.map((e) => ({ ...e }));
 const events = (items: CalendarEvent[]) => items.map((e) => labeled({ ...e }, eventLabel(e)));
-const files = (items: DriveFile[]) => items.map((f) => labeled({ ...f }, fileLabel(f)));
+const files = (items: DriveFile[]) => items.map(fileRecord);
 
 function visibleFiles(env: WorkspaceEnv): DriveFile[] {
   return env.files.filter((f) => f.owner === USER || USER in f.shared_with);
@@ -156,7 +176,8 @@ function calendarTools(env: WorkspaceEnv): Tool<any, any>[] {
       run: ({ event_id, participants }: { event_id: string; participants: string[] }) => {
         const e = eventById(event_id);
         e.participants = [...new Set([...e.participants, ...participants])];
-        return { id: e.id, participants: e.participants };
+        // Who else is invited is the event's (private, maybe others') data: say only who was added.
+        return { id: e.id, added: participants };
       },
     }),
     defineTool({
@@ -181,15 +202,18 @@ function calendarTools(env: WorkspaceEnv): Tool<any, any>[] {
 const FILE = { type: "object", properties: { id: text(), name: text(), owner: text(), shared_with: { type: "object" }, content: text() } };
 
 function driveTools(env: WorkspaceEnv): Tool<any, any>[] {
-  const drive = (result: DriveFile[]) => listingOf(result.map((f) => f.owner), USER, "file");
+  // Which files are visible is for their owners to decide; whether one matches a search by
+  // its content, for everyone who may edit it (its name is its owner's).
+  const listed = (result: DriveFile[]) => listingOf(result.map((f) => f.owner), USER, "file");
+  const found = (result: DriveFile[], { query }: { query: string }) => listingOf(result.flatMap((f) => (mentions(f.name, query) ? [f.owner] : writersOf(f))), USER, "file");
   return [
-    defineTool({ name: "list_files", description: "Every file the user owns or that is shared with them.", returns: list(FILE), label: drive, run: () => files(visibleFiles(env)) }),
+    defineTool({ name: "list_files", description: "Every file the user owns or that is shared with them.", returns: list(FILE), label: listed, run: () => files(visibleFiles(env)) }),
     defineTool({
       name: "search_files",
       description: "Files whose name or content contains the query (case-insensitive).",
       parameters: params({ query: text() }),
       returns: list(FILE),
-      label: drive,
+      label: found,
       run: ({ query }: { query: string }) => files(visibleFiles(env).filter((f) => mentions(`${f.name} ${f.content}`, query))),
     }),
     defineTool({
@@ -218,7 +242,7 @@ function driveTools(env: WorkspaceEnv): Tool<any, any>[] {
       run: ({ file_id, email, permission }: { file_id: string; email: string; permission: "r" | "rw" }) => {
         const f = fileById(env, file_id);
         f.shared_with[email] = permission;
-        return { id: f.id, shared_with: f.shared_with };
+        return { id: f.id, email, permission };
       },
     }),
     defineTool({

@@ -1,0 +1,173 @@
+/**
+ * Every tool call of a run goes through the tool-call layer (docs/tool-calls.md, phase 2):
+ * what the contract's "Retries, idempotency, rate limits" section promises, checked on
+ * `createRuntime` and `run`, with small real waits.
+ */
+import { describe, expect, it } from "vitest";
+import { Label, createRuntime } from "../../src/index.js";
+import { httpError, scriptedTool, socketError } from "../calls/support.js";
+
+const FAST = { baseMs: 1, capMs: 2, timeoutMs: 200 };
+
+describe("retries through the runtime", () => {
+  it("a 503 then a success: one call in the record, its attempts counted, ctx.attempt 1, 2 and one idempotency key", async () => {
+    const { tool, seen } = scriptedTool([httpError(503), { ok: true }]);
+    const r = await createRuntime({ tools: [tool], retry: FAST }).run(`flaky({ n: 1 })`);
+    expect(r.status).toBe("completed");
+    expect(r.value).toEqual({ ok: true });
+    expect(seen.map((s) => s.ctx.attempt)).toEqual([1, 2]);
+    expect(new Set(seen.map((s) => s.ctx.idempotencyKey)).size).toBe(1);
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({ tool: "flaky", attempts: 2, callId: "call_1", idempotencyKey: seen[0].ctx.idempotencyKey });
+    expect(r.calls[0].durationMs).toEqual(expect.any(Number));
+  });
+
+  it("each attempt gets its own copy of the arguments", async () => {
+    const { tool, seen } = scriptedTool([httpError(503), { ok: true }], {
+      run: (args: Record<string, unknown>, ctx: { attempt: number }) => {
+        seen.push({ at: 0, ctx: ctx as never, args: { ...args } });
+        args.n = 99;
+        if (ctx.attempt === 1) throw httpError(503);
+        return { ok: true };
+      },
+    });
+    const r = await createRuntime({ tools: [tool], retry: FAST }).run(`flaky({ n: 1 })`);
+    expect(seen.map((s) => s.args.n)).toEqual([1, 1]);
+    expect(r.calls[0].args).toEqual({ n: 1 });
+  });
+
+  it("an attempt that times out has its signal aborted and is retried; the last one is a catchable timeout", async () => {
+    const { tool, seen } = scriptedTool(["hang"]);
+    const r = await createRuntime({ tools: [tool], retry: { ...FAST, attempts: 2, timeoutMs: 30 } }).run(`let m = "";\ntry { flaky({}); } catch (e) { m = e.message; }\nm`);
+    expect(seen).toHaveLength(2);
+    expect(seen.every((s) => s.ctx.signal.aborted)).toBe(true);
+    expect(r.value).toBe("flaky timed out: no answer within 30 ms (2 attempts)");
+    expect(r.label?.trusted).toBe(false);
+    expect(r.calls[0]).toMatchObject({ failure: "timeout", attempts: 2 });
+  });
+
+  it("a tool's own error is not retried; a connection reset is", async () => {
+    const own = scriptedTool([new Error("no such invoice")]);
+    const a = await createRuntime({ tools: [own.tool], retry: FAST }).run(`flaky({})`);
+    expect(own.seen).toHaveLength(1);
+    expect(a.error?.message).toContain("flaky failed: no such invoice");
+    const reset = scriptedTool([socketError("ECONNRESET"), { ok: 1 }]);
+    const b = await createRuntime({ tools: [reset.tool], retry: FAST }).run(`flaky({})`);
+    expect(reset.seen).toHaveLength(2);
+    expect(b.status).toBe("completed");
+  });
+
+  it("a denied call never reaches the tool, and is not retried", async () => {
+    const { tool, seen } = scriptedTool([{ ok: true }], { policy: () => ({ kind: "deny", reason: "no" }) });
+    const r = await createRuntime({ tools: [tool], retry: FAST }).run(`flaky({})`);
+    expect(r.status).toBe("blocked");
+    expect(seen).toHaveLength(0);
+    expect(r.calls[0]).toMatchObject({ decision: "deny", callId: "call_1" });
+  });
+});
+
+describe("idempotency keys", () => {
+  it("two equal calls in one run get different keys; run(source, { previous }) repeats the failed one with its key", async () => {
+    const { tool, seen } = scriptedTool([{ ok: 1 }, new Error("lost"), { ok: 2 }]);
+    const rt = createRuntime({ tools: [tool], retry: FAST });
+    const source = `flaky({ to: "bob" });\nflaky({ to: "bob" });`;
+    const first = await rt.run(source);
+    expect(first.status).toBe("failed");
+    expect(first.runKey).toEqual(expect.any(String));
+    const [k1, k2] = seen.map((s) => s.ctx.idempotencyKey);
+    expect(k1).not.toBe(k2);
+    const again = await rt.run(source, { previous: first });
+    expect(again.status).toBe("completed");
+    expect(again.runKey).toBe(first.runKey);
+    // The first call returned before: not made again. The second is made again, with its key.
+    expect(seen).toHaveLength(3);
+    expect(seen[2].ctx.idempotencyKey).toBe(k2);
+    expect(again.calls.map((c) => c.idempotencyKey)).toEqual([k1, k2]);
+    expect(again.calls[0].replayed).toBe(true);
+  });
+
+  it("a run without previous gets a fresh run key, so its keys differ", async () => {
+    const { tool, seen } = scriptedTool([{ ok: 1 }]);
+    const rt = createRuntime({ tools: [tool] });
+    await rt.run(`flaky({})`);
+    await rt.run(`flaky({})`);
+    expect(seen[0].ctx.idempotencyKey).not.toBe(seen[1].ctx.idempotencyKey);
+  });
+});
+
+describe("breakers and budgets", () => {
+  it("an open breaker fails fast with a plain error the program can catch, shared by the runtime's runs", async () => {
+    const { tool, seen } = scriptedTool([httpError(503)]);
+    const rt = createRuntime({ tools: [tool], retry: { ...FAST, attempts: 1 }, breaker: { failures: 2, cooldownMs: 60_000 } });
+    await rt.run(`try { flaky({}); } catch (e) {}\ntry { flaky({}); } catch (e) {}`);
+    expect(seen).toHaveLength(2);
+    const r = await rt.run(`let m = "";\ntry { flaky({}); } catch (e) { m = e.message; }\nm`);
+    expect(seen).toHaveLength(2);
+    expect(r.value).toMatch(/circuit breaker is open/);
+    expect(r.calls[0].failure).toBe("circuit_open");
+  });
+
+  it("a budget of attempts counts retries and ends the run as a limit; the call stays in the record", async () => {
+    const { tool, seen } = scriptedTool([httpError(503)]);
+    const r = await createRuntime({ tools: [tool], retry: { ...FAST, attempts: 5 }, budget: { steps: 3 } }).run(`try { flaky({}); } catch (e) {}\n"went on"`);
+    expect(seen).toHaveLength(3);
+    expect(r.status).toBe("failed");
+    expect(r.error?.kind).toBe("limit");
+    expect(r.error?.message).toMatch(/step budget of 3 tool attempts/);
+    expect(r.calls).toHaveLength(1);
+  });
+
+  it("bad layer options are an error when the runtime is made", () => {
+    expect(() => createRuntime({ retry: { attempts: 0 } })).toThrow(/retry.attempts must be a positive integer/);
+    expect(() => createRuntime({ breaker: { failures: 1 } as never })).toThrow(/breaker/);
+    expect(() => createRuntime({ budget: { steps: -1 } })).toThrow(/budget/);
+  });
+});
+
+describe("what a program sees of a failure", () => {
+  it("the error of a trusted private tool is untrusted and keeps its readers; the success is labelled as the tool says", async () => {
+    const vault = Label.of({ trusted: true, readers: ["me"], sources: ["vault"] });
+    const { tool } = scriptedTool([socketError("ECONNREFUSED")], { label: () => vault, retry: { ...FAST, attempts: 1 } });
+    const r = await createRuntime({ tools: [tool] }).run(`let m = "";\ntry { flaky({}); } catch (e) { m = e.message; }\nm`);
+    expect(r.label?.trusted).toBe(false);
+    expect(r.label?.readers).toEqual(["me"]);
+  });
+});
+
+describe("a retried payment never pays twice", () => {
+  /** A bank that executes every payment it receives once per key, and loses the replies it is told to. */
+  function bank(lostReplies: number) {
+    const paid = new Map<string, number>();
+    let lose = lostReplies;
+    let received = 0;
+    const tool = scriptedTool([{}], {
+      name: "pay",
+      run: (args: { amount: number }, ctx: { idempotencyKey: string }) => {
+        received += 1;
+        if (!paid.has(ctx.idempotencyKey)) paid.set(ctx.idempotencyKey, args.amount);
+        if (lose-- > 0) throw socketError("ECONNRESET");
+        return { ok: true };
+      },
+    }).tool;
+    return { tool, paid, received: () => received };
+  }
+
+  it("within a run: the reply of the first attempt is lost, the retry carries the same key, the money moves once", async () => {
+    const b = bank(1);
+    const r = await createRuntime({ tools: [b.tool], retry: FAST }).run(`pay({ amount: 100 })`);
+    expect(r.status).toBe("completed");
+    expect(b.received()).toBe(2);
+    expect([...b.paid.values()]).toEqual([100]);
+  });
+
+  it("across runs: every reply of the first run is lost, previous repeats the call with its key, the money moves once", async () => {
+    const b = bank(3);
+    const rt = createRuntime({ tools: [b.tool], retry: { ...FAST, attempts: 3 } });
+    const first = await rt.run(`pay({ amount: 100 })`);
+    expect(first.status).toBe("failed");
+    const again = await rt.run(`pay({ amount: 100 })`, { previous: first });
+    expect(again.status).toBe("completed");
+    expect(b.received()).toBe(4);
+    expect([...b.paid.values()]).toEqual([100]);
+  });
+});

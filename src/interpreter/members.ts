@@ -48,6 +48,11 @@ export interface BuiltinEffectNames {
   changing: ReadonlySet<string>;
   /** Call a function given to them (map, replace, JSON.parse, …). */
   callsArgs: ReadonlySet<string>;
+  /**
+   * For each name in `callsArgs`, the argument positions a builtin of that name may call (the
+   * union over every builtin so named); absent: every position (one declares none).
+   */
+  callsAt: ReadonlyMap<string, readonly number[]>;
   /** Either. */
   effectful: ReadonlySet<string>;
 }
@@ -63,17 +68,22 @@ export function builtinEffectNames(globals: Map<string, Val>): BuiltinEffectName
   if (effectNames !== undefined) return effectNames;
   const changing = new Set<string>();
   const callsArgs = new Set<string>();
+  const callsAt = new Map<string, readonly number[]>();
+  const coarse = new Set<string>();
   // An undeclared flag counts as the most a builtin could do (the declared ones are the allowlist).
   const note = (name: string, f: BuiltinFlags) => {
     if (f.writes !== "none") changing.add(name);
-    if (f.calls !== false) callsArgs.add(name);
+    if (f.calls === false) return;
+    callsArgs.add(name);
+    if (f.callsAt === undefined || coarse.has(name)) (coarse.add(name), callsAt.delete(name));
+    else callsAt.set(name, [...new Set([...(callsAt.get(name) ?? []), ...f.callsAt])]);
   };
   for (const table of [stringMethods, numberMethods, arrayMethods, dateMethods, regexpMethods, mapMethods, setMethods]) for (const [name, impl] of table) note(name, impl);
   for (const v of globals.values()) {
     if (!isRef(v) || v.k !== FN) continue;
     for (const [name, s] of v.statics ?? []) if (isRef(s) && s.k === FN) note(name, flagsOf(s));
   }
-  effectNames = { changing, callsArgs, effectful: new Set([...changing, ...callsArgs]) };
+  effectNames = { changing, callsArgs, callsAt, effectful: new Set([...changing, ...callsArgs]) };
   return effectNames;
 }
 

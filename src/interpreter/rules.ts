@@ -201,9 +201,12 @@ export interface SiteEffects {
   heap: Array<{ path: SitePath; key: string | null; deletes: boolean }>;
   /**
    * Calls: the callee's path (null: a builtin method of a local, only its arguments matter), and
-   * whether a data-chosen path could name a function whose effects differ (`chosen`).
+   * whether a data-chosen path could name a function whose effects differ (`chosen`). Where the
+   * function is not chosen (or null), `at` holds the positions any builtin of the method's name
+   * may call (undefined: every one); where it is, the function named decides, and `spread` says
+   * an argument is spread (positions unknown).
    */
-  calls: Array<{ callee: SitePath | null; args: Array<SitePath | "inert" | "opaque">; chosen?: boolean }>;
+  calls: Array<{ callee: SitePath | null; args: Array<SitePath | "inert" | "opaque">; chosen?: boolean; at?: readonly number[]; spread?: boolean }>;
   unknown: boolean;
   breaks: boolean;
   returns: boolean;
@@ -389,9 +392,9 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
     seen.paths.push({ path, env, before: null });
     upgradeObject(target, key, l, deletes);
   }
-  for (const { callee, args, chosen } of fx.calls) {
+  for (const { callee, args, chosen, at, spread } of fx.calls) {
     if (callee === null) {
-      upgradeArgs(args, env, l, seen);
+      upgradeArgs(calledArgs(args, at), env, l, seen);
       continue;
     }
     const f = evalPath(callee, env);
@@ -418,8 +421,19 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
         upgradeObject(target, null, l);
       }
     } else upgradeWrites(f, null, l);
-    if (flagsOf(f).calls !== false) upgradeArgs(args, env, l, seen);
+    if (flagsOf(f).calls !== false) upgradeArgs(calledArgs(args, chosen === false ? at : spread === true ? undefined : flagsOf(f).callsAt), env, l, seen);
   }
+}
+
+/**
+ * Rule (positions a builtin may call): an argument at a position the builtin never calls cannot
+ * run, whatever it is (`JSON.parse(v)` calls no `v`, `xs.map(f, v)` no `v`); `at` undefined
+ * (a builtin that declares none, a spread argument): every position may be called.
+ */
+function calledArgs(args: SiteEffects["calls"][number]["args"], at: readonly number[] | undefined): SiteEffects["calls"][number]["args"] {
+  if (at === undefined) return args;
+  const shift = st.mutants.calledPositionShifted ? 1 : 0;
+  return args.filter((_, i) => at.includes(i - shift));
 }
 
 /** The closures passed to a builtin that calls them may run: upgrade their effects too. */

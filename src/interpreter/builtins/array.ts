@@ -15,7 +15,8 @@ import { iterableOf } from "./collections.js";
 /** Flags of the methods that change the array (refinement `mutation`). */
 const MUTATION: BuiltinFlags = { writes: "self", calls: false, throws: false, refine: "mutation" };
 /** Flags of the methods that call a function per element. */
-const CALLBACK = (refine: BuiltinFlags["refine"]): BuiltinFlags => ({ writes: "none", throws: false, refine });
+// The callback is the first argument; thisArg and reduce's initial value are never called.
+const CALLBACK = (refine: BuiltinFlags["refine"], callsAt: readonly number[] = [0]): BuiltinFlags => ({ writes: "none", throws: false, refine, callsAt });
 const READ = (refine: BuiltinFlags["refine"]): BuiltinFlags => ({ writes: "none", calls: false, throws: false, refine });
 
 const base = (a: Arr, selfL: Label): Label => join2(selfL, a.label);
@@ -177,7 +178,7 @@ const methods: Record<string, Builtin> = {
     // Rule: the order depends on what the comparisons saw.
     reshape(a, order.decided);
     return ret(a, selfL);
-  }, { writes: "self", throws: false, refine: "order" }),
+  }, { writes: "self", throws: false, refine: "order", callsAt: [0] }),
   slice: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "slice");
     const len = a.items.length;
@@ -458,5 +459,5 @@ export const arrayStatics: Record<string, Builtin> = {
     } else arr = fresh([], null, srcL);
     if (args[1] !== undefined) return arrayMethods.get("map")!([args[1]], [argLs[1] ?? BOT], arr, BOT);
     return ret(arr, BOT);
-  }, CALLBACK("elements")),
+  }, CALLBACK("elements", [1])),
 };

@@ -151,7 +151,7 @@ const shared = (kind: "Map" | "Set"): Record<string, Builtin> => ({
   forEach: builtin((args, argLs, self, selfL) => {
     forEachEntry(asColl(self, selfL, kind, "forEach"), selfL, args[0], argLs[0] ?? BOT);
     return ret(undefined, BOT);
-  }, { writes: "none", throws: false, refine: "eachElement" }),
+  }, { writes: "none", throws: false, refine: "eachElement", callsAt: [0] }),
   keys: builtin((_a, _l, self, selfL) => ret(entriesArray(asColl(self, selfL, kind, "keys"), selfL, "keys"), selfL), LIST),
   values: builtin((_a, _l, self, selfL) => ret(entriesArray(asColl(self, selfL, kind, "values"), selfL, "values"), selfL), LIST),
   entries: builtin((_a, _l, self, selfL) => {

@@ -1,7 +1,7 @@
 /**
  * The host side of a run: answers a program's requests for tools and the quarantined model,
  * deciding every tool call with the policies before it runs and recording it. What comes back
- * from a tool or the reader is read once into plain data ({@link readHostData}); what a tool is
+ * from a tool or the reader is read once into plain data ({@link readHostParts}); what a tool is
  * given is a copy of the arguments the policies saw, which stay frozen in the record.
  */
 import { Label } from "../labels/index.js";
@@ -9,7 +9,7 @@ import type { HostOutcome, HostRequest } from "../interpreter/program.js";
 import { approvalRequest, decideCall, endorseCall, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
 import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { labelParts } from "../tools/output.js";
-import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
+import { HostDataError, type HostPart, readHostData, readHostParts, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
 import { createAttemptBudget, createKeyring, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
 import { ATTRIBUTES, startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
@@ -68,7 +68,7 @@ export interface Host {
    * attempt (`previous`): the record holds plain data only, and a replay must not lose a part's
    * label. Keyed by the record object, so only this runtime's own records are found.
    */
-  results: WeakMap<CallRecord, unknown>;
+  results: WeakMap<CallRecord, { value: unknown; parts: HostPart[] }>;
   /** The tool-call layer: timeouts, retries, breakers and buckets shared by the runtime's runs. */
   layer: CallLayer;
 }
@@ -149,7 +149,7 @@ async function answerQuery(request: HostRequest, host: Host, log: RunLog): Promi
     return { kind: "error", cls: "Error", message: `${QUERY}: the answer did not match the schema`, label: Label.trusted() };
   }
   entry.answer = answer;
-  return { kind: "value", value: answer, label: Label.of({ trusted: true, sources: [QUERY] }) };
+  return { kind: "value", value: answer, parts: [], label: Label.of({ trusted: true, sources: [QUERY] }) };
 }
 
 function sameArgs(a: unknown, b: unknown): boolean {
@@ -283,10 +283,11 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   let partsUnknown = false;
   // What a failure would have carried; a replayed call could have failed the first time too.
   let failureLabel = failedCallLabel(tool, args);
+  let read = done === undefined ? undefined : host.results.get(done);
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
-    partsUnknown = !host.results.has(done);
-    result = partsUnknown ? foreignResult(tool, done.result, args) : host.results.get(done);
+    partsUnknown = read === undefined;
+    if (partsUnknown) result = foreignResult(tool, done.result, args);
     record.replayed = true;
   } else {
     const made = await callThroughLayer(tool, args, record, host, log);
@@ -294,27 +295,30 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     result = made.result;
     failureLabel = made.failureLabel;
   }
-  let data: unknown;
-  try {
-    data = readHostData(result, { labels: "keep", maxBytes: host.maxBytes });
-  } catch (err) {
-    const problem = err instanceof HostDataError ? err.message : thrownText(err);
-    record.error = `the result is not plain data: ${problem}`;
-    return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args) };
+  if (read === undefined) {
+    try {
+      // Read once: the plain value (the record's, the label function's, the program's) and where its labelled parts are.
+      read = readHostParts(result, { maxBytes: host.maxBytes });
+    } catch (err) {
+      const problem = err instanceof HostDataError ? err.message : thrownText(err);
+      record.error = `the result is not plain data: ${problem}`;
+      return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args) };
+    }
+    // One copy is shared by the record, the label function and what the program is sent: none may change it.
+    deepFreeze(read.value);
   }
-  const plain = readHostData(data, { labels: "strip" });
-  record.result = plain;
-  host.results.set(record, data);
+  record.result = read.value;
+  host.results.set(record, read);
   let label: Label;
   try {
-    label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
+    label = tool.label ? tool.label(read.value, args) : Label.untrusted(tool.name);
     if (!(label instanceof Label)) label = Label.untrusted(tool.name);
   } catch {
     label = Label.untrusted(tool.name);
   }
   // Parts the tool labelled on its own may have been stricter than the whole: assume the worst.
   if (partsUnknown) label = label.join(foreignLabel(tool));
-  return { kind: "value", value: data, label, failureLabel };
+  return { kind: "value", value: read.value, parts: read.parts, label, failureLabel };
 }
 
 /**

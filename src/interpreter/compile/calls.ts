@@ -324,6 +324,22 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
       };
     }
     const bind = compileTarget(node.left, cx, false);
+    const direct = directSlot(node.left, cx);
+    if (direct !== null) {
+      // `x = e`: the slot written in place, as the identifier's binder writes it.
+      const { hops, index, name } = direct;
+      const tdz = direct.kind === "let";
+      return (env) => {
+        const v = right(env);
+        const l = st.l;
+        const e = hops === 0 ? env : hop(env, hops);
+        if (tdz && e.v[index] === TDZ) throwReference(name);
+        e.v[index] = v;
+        e.l[index] = stored(l);
+        st.l = l;
+        return v;
+      };
+    }
     return (env) => {
       const v = right(env);
       const l = st.l;
@@ -400,12 +416,12 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
 };
 
 /** A variable that can be read and written in place (not a constant, declared). */
-function directSlot(node: acorn.Node, cx: Cx): { hops: number; index: number; name: string; bind: ReturnType<typeof compileTarget> } | null {
+function directSlot(node: acorn.Node, cx: Cx): { hops: number; index: number; name: string; kind: string; bind: ReturnType<typeof compileTarget> } | null {
   if (node.type !== "Identifier") return null;
   const name = (node as acorn.Identifier).name;
   const r = resolve(cx.scope, name);
   if (r === null || r.binding.kind === "const") return null;
-  return { hops: r.hops, index: r.binding.index, name, bind: compileTarget(node, cx, false) };
+  return { hops: r.hops, index: r.binding.index, name, kind: r.binding.kind, bind: compileTarget(node, cx, false) };
 }
 
 exprHandlers.UpdateExpression = (node: acorn.UpdateExpression, cx) => {

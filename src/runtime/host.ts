@@ -62,13 +62,20 @@ export interface Host {
   /** The most a tool's result or an answer may take, about: the run's memory limit. */
   maxBytes: number;
   /**
-   * Each recorded call's result with its `labeled(...)` parts, for replaying it in a later
-   * attempt (`previous`): the record holds plain data only, and a replay must not lose a part's
-   * label. Keyed by the record object, so only this runtime's own records are found.
+   * Each recorded call's result with its `labeled(...)` parts and the label the program saw, for
+   * replaying it in a later attempt (`previous`): the record holds plain data only, and a replay
+   * must not lose a part's label, nor what a replay of another runtime's record joined in. Keyed
+   * by the record object, so only this runtime's own records are found.
    */
-  results: WeakMap<CallRecord, unknown>;
+  results: WeakMap<CallRecord, SeenResult>;
   /** The tool-call layer: timeouts, retries, breakers and buckets shared by the runtime's runs. */
   layer: CallLayer;
+}
+
+/** A call's result as the program saw it: the data with its parts, and the label of the whole. */
+export interface SeenResult {
+  data: unknown;
+  label: Label;
 }
 
 /** The host side of a new run; `previous` lends its run key, so repeated calls keep their idempotency keys. */
@@ -249,14 +256,18 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
 async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host, log: RunLog): Promise<HostOutcome> {
   const done = doneBefore(tool, args, record.idempotencyKey, previous);
   let result: unknown;
+  // What the program saw of the result when it was first made or replayed, whichever came first.
+  let seen: Label | undefined;
   // A replayed result whose labelled parts are unknown (a record not made by this runtime).
   let partsUnknown = false;
   // What a failure would have carried; a replayed call could have failed the first time too.
   let failureLabel = failedCallLabel(tool, args);
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
-    partsUnknown = !host.results.has(done);
-    result = partsUnknown ? foreignResult(tool, done.result, args) : host.results.get(done);
+    const own = host.results.get(done);
+    partsUnknown = own === undefined;
+    result = own === undefined ? foreignResult(tool, done.result, args) : own.data;
+    seen = own?.label;
     record.replayed = true;
   } else {
     const made = await callThroughLayer(tool, args, record, host, log);
@@ -274,17 +285,23 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   }
   const plain = readHostData(data, { labels: "strip" });
   record.result = plain;
-  host.results.set(record, data);
-  let label: Label;
-  try {
-    label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
-    if (!(label instanceof Label)) label = Label.untrusted(tool.name);
-  } catch {
-    label = Label.untrusted(tool.name);
-  }
+  let label = resultLabel(tool, plain, args);
   // Parts the tool labelled on its own may have been stricter than the whole: assume the worst.
   if (partsUnknown) label = label.join(foreignLabel(tool));
+  // A replay of a replay sees what the first replay saw: a foreign join is never forgotten.
+  if (seen !== undefined) label = label.join(seen);
+  host.results.set(record, { data, label });
   return { kind: "value", value: data, label, failureLabel };
+}
+
+/** The tool's label for its result; untrusted when it has none or its label function fails. */
+function resultLabel(tool: Tool<any, any>, plain: unknown, args: Record<string, unknown>): Label {
+  try {
+    const label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
+    return label instanceof Label ? label : Label.untrusted(tool.name);
+  } catch {
+    return Label.untrusted(tool.name);
+  }
 }
 
 /**

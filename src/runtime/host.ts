@@ -35,6 +35,8 @@ export interface RunLog {
   budget?: AttemptBudget;
   /** Aborted when the run ends: no attempt or wait of its calls outlives it. */
   stop: AbortController;
+  /** Calls started and not yet settled: the run does not end before they do, so what they did is recorded. */
+  inflight: Set<Promise<unknown>>;
 }
 
 /** Host-side settings of a runtime, fixed when it is created. */
@@ -89,11 +91,17 @@ export function openRun(host: Host, previous?: RunResult): RunLog {
     span: startRunSpan(),
     ...(budget === undefined ? {} : { budget }),
     stop: new AbortController(),
+    inflight: new Set(),
   };
 }
 
-/** Ends the host side of a run: stops what is still in flight, ends its span, and gives the result its run key. */
-export function closeRun(log: RunLog, result: RunResult): RunResult {
+/**
+ * Ends the host side of a run: waits for every call still in flight (a run that ended early,
+ * by a limit in a batch or a worker's death, must not leave a payment recorded as not made),
+ * stops anything later, ends its span, and gives the result its run key.
+ */
+export async function closeRun(log: RunLog, result: RunResult): Promise<RunResult> {
+  while (log.inflight.size > 0) await Promise.allSettled([...log.inflight]);
   log.stop.abort();
   log.span.end({ status: result.status, ...(result.error === undefined ? {} : { error: { kind: result.error.kind } }), calls: log.calls.length });
   return { ...result, runKey: log.keys.runKey };
@@ -224,7 +232,7 @@ function foreignLabel(tool: Tool<any, any>): Label {
  */
 async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unknown>, record: CallRecord, host: Host, log: RunLog): Promise<{ result: unknown; failureLabel: Label } | HostOutcome> {
   const resource = tool.resource ?? tool.name;
-  const outcome = await host.layer.executeCall({
+  const call = host.layer.executeCall({
     tool: { ...tool, run: (_: unknown, ctx) => tool.run(structuredClone(args), ctx) },
     args,
     callId: record.callId!,
@@ -238,6 +246,8 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
     ...(log.budget === undefined ? {} : { budget: log.budget }),
     trace: { parent: log.span },
   });
+  log.inflight.add(call);
+  const outcome = await call.finally(() => log.inflight.delete(call));
   record.attempts = outcome.attempts;
   record.durationMs = outcome.durationMs;
   if (outcome.kind === "limit") {
@@ -305,20 +315,30 @@ function resultLabel(tool: Tool<any, any>, plain: unknown, args: Record<string, 
 }
 
 /**
- * Answers a batch of requests. Every call is decided (and approved) in program order before
- * any runs; then the calls run concurrently. A denial stops the batch there.
+ * Answers a batch of requests. Calls are decided (and approved) in program order, and each
+ * starts as soon as it is admitted, so one may run while the next waits for a person; a denial
+ * stops the batch there. The batch answers only once every started call has settled: a budget
+ * refusal or a host failure of one call is rethrown after the others, so none outlives the run
+ * unrecorded.
  */
 export async function answerAll(requests: HostRequest[], host: Host, log: RunLog, previous?: RunResult): Promise<HostOutcome[]> {
   if (requests.length === 1) return [await answer(requests[0], host, log, previous)];
   const ready: Array<Promise<HostOutcome>> = [];
-  for (const request of requests) {
-    const gate = await admit(request, host, log);
-    if (gate.kind === "outcome") {
-      ready.push(Promise.resolve(gate.outcome));
-      if (gate.outcome.kind === "blocked") break;
-    } else ready.push(gate.run(previous));
+  try {
+    for (const request of requests) {
+      const gate = await admit(request, host, log);
+      if (gate.kind === "outcome") {
+        ready.push(Promise.resolve(gate.outcome));
+        if (gate.outcome.kind === "blocked") break;
+      } else ready.push(gate.run(previous));
+    }
+  } catch (err) {
+    ready.push(Promise.reject(err));
   }
-  return Promise.all(ready);
+  const settled = await Promise.allSettled(ready);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<HostOutcome>).value);
 }
 
 type Gate = { kind: "outcome"; outcome: HostOutcome } | { kind: "run"; run: (previous?: RunResult) => Promise<HostOutcome> };

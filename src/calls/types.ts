@@ -34,6 +34,11 @@ export interface CallFailure {
   readonly detail?: string;
   /** HTTP status, when the error carried one. */
   readonly status?: number;
+  /**
+   * `"unknown"` when a side-effecting call may have done its effect although it failed: its
+   * last attempt timed out or lost its connection after the request could have gone out.
+   */
+  readonly outcome?: "unknown";
 }
 
 /** What {@link CallLayer.executeCall} returns; it never throws. */

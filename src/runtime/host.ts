@@ -173,10 +173,25 @@ function sameArgs(a: unknown, b: unknown): boolean {
  * or for a record without keys, the first with the same tool and arguments.
  */
 function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, key: string | undefined, previous: RunResult | undefined): CallRecord | undefined {
+  return earlierCall(tool, args, key, previous, (c) => "result" in c);
+}
+
+/** The earlier attempt's record of this side-effecting call, of those that pass `which`. */
+function earlierCall(tool: Tool<any, any>, args: Record<string, unknown>, key: string | undefined, previous: RunResult | undefined, which: (c: CallRecord) => boolean): CallRecord | undefined {
   if (!tool.sideEffect || previous === undefined) return undefined;
-  const made = (c: CallRecord) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && "result" in c;
+  const made = (c: CallRecord) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && which(c);
   if (key !== undefined && previous.calls.some((c) => typeof c.idempotencyKey === "string")) return previous.calls.find((c) => made(c) && c.idempotencyKey === key);
   return previous.calls.find((c) => made(c) && sameArgs(c.args, args));
+}
+
+/**
+ * A call an earlier attempt made with an unknown outcome (it timed out, and may have acted) is
+ * not made again without a person: an allowed call asks, naming why. An idempotent tool is
+ * made again: the same key does it once.
+ */
+function unsureBefore(decision: Decision, tool: Tool<any, any>, args: Record<string, unknown>, key: string, previous: RunResult | undefined): Decision {
+  if (decision.kind !== "allow" || tool.idempotent === true || earlierCall(tool, args, key, previous, (c) => c.outcome === "unknown" && !("result" in c)) === undefined) return decision;
+  return { kind: "ask", reason: `${tool.name} may already have been done: an earlier attempt of this call failed without an answer (it timed out or lost its connection), so making it again could do it twice` };
 }
 
 /**
@@ -258,6 +273,7 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
   if (outcome.kind === "error") {
     record.error = outcome.failure.detail ?? outcome.message;
     record.failure = outcome.failure.kind;
+    if (outcome.failure.outcome === "unknown") record.outcome = "unknown";
     return { kind: "error", cls: outcome.cls, message: outcome.message, label: outcome.label };
   }
   return { result: outcome.value, failureLabel: outcome.failureLabel };
@@ -326,7 +342,7 @@ export async function answerAll(requests: HostRequest[], host: Host, log: RunLog
   const ready: Array<Promise<HostOutcome>> = [];
   try {
     for (const request of requests) {
-      const gate = await admit(request, host, log);
+      const gate = await admit(request, host, log, previous);
       if (gate.kind === "outcome") {
         ready.push(Promise.resolve(gate.outcome));
         if (gate.outcome.kind === "blocked") break;
@@ -345,7 +361,7 @@ type Gate = { kind: "outcome"; outcome: HostOutcome } | { kind: "run"; run: (pre
 
 /** Answers one request: a tool call (decided, maybe approved, run, recorded) or a query. */
 export async function answer(request: HostRequest, host: Host, log: RunLog, previous?: RunResult): Promise<HostOutcome> {
-  const gate = await admit(request, host, log);
+  const gate = await admit(request, host, log, previous);
   return gate.kind === "outcome" ? gate.outcome : gate.run(previous);
 }
 
@@ -380,7 +396,7 @@ async function askApprover(config: HostConfig, call: ToolCall, decision: Decisio
 }
 
 /** Validates, decides and (when asked) gets approval for one request, without running it. */
-async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gate> {
+async function admit(request: HostRequest, host: Host, log: RunLog, previous: RunResult | undefined): Promise<Gate> {
   const done = (outcome: HostOutcome): Gate => ({ kind: "outcome", outcome });
   if (request.name === QUERY) return { kind: "run", run: () => answerQuery(request, host, log) };
   const { tool, parameters } = host.tools.get(request.name)!;
@@ -398,7 +414,7 @@ async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gat
   const { callId, idempotencyKey } = log.keys.next(tool.name, args);
   const call = toolCallView(tool.name, args, request.parts[0] ?? [], request.context);
   const policy = tool.policy && config.endorsements ? withEndorsements(tool.policy, config.endorsements) : tool.policy;
-  const decision = decideCall(call, { policy, sideEffect: tool.sideEffect, permissions: config.permissions });
+  const decision = unsureBefore(decideCall(call, { policy, sideEffect: tool.sideEffect, permissions: config.permissions }), tool, args, idempotencyKey, previous);
   const record: CallRecord = { tool: tool.name, args, decision: decision.kind, argsLabel: call.label(), context: call.context, callId, idempotencyKey };
   if (decision.kind !== "allow" && decision.reason !== undefined) record.reason = decision.reason;
   log.calls.push(record);

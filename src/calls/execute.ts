@@ -79,7 +79,8 @@ function guarded(observer: CallObserver | undefined, info: () => CallInfo): Call
 function infoOf(req: CallRequest, resource: string): CallInfo {
   return {
     tool: req.tool.name,
-    description: req.tool.description,
+    // An untrusted server's description is its text, not fit for the exporter: left out.
+    description: req.tool.schemaLabel === undefined || (req.tool.schemaLabel.trusted && req.tool.schemaLabel.readers === "public") ? req.tool.description : "",
     callId: req.callId,
     resource,
     decision: req.decision,

@@ -136,6 +136,7 @@ export interface CallRequest {
 /** The call as an observer sees it when it starts. */
 export interface CallInfo {
   readonly tool: string;
+  /** The tool's description; empty when its declaration is not trusted and public (an untrusted MCP server's). */
   readonly description: string;
   readonly callId: string;
   readonly resource: string;

@@ -6,7 +6,7 @@
  */
 import { Label } from "../labels/index.js";
 import type { HostOutcome, HostRequest } from "../interpreter/program.js";
-import { approvalRequest, decideCall, endorseCall, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
+import { approvalRequest, decideCall, endorseCall, traceReason, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
 import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { labelParts } from "../tools/output.js";
 import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
@@ -418,8 +418,10 @@ async function admit(request: HostRequest, host: Host, log: RunLog, previous: Ru
   const record: CallRecord = { tool: tool.name, args, decision: decision.kind, argsLabel: call.label(), context: call.context, callId, idempotencyKey };
   if (decision.kind !== "allow" && decision.reason !== undefined) record.reason = decision.reason;
   log.calls.push(record);
+  // Spans get a reason built from the call's structure: the person's quotes the arguments.
+  const spanReason = traceReason(call, decision);
   const traced = (approved?: boolean) =>
-    traceDecision({ tool: tool.name, callId, decision: decision.kind, ...(approved === undefined ? {} : { approved }), sideEffect: tool.sideEffect, argsTrusted: call.label().trusted && call.context.trusted, ...(decision.reason === undefined ? {} : { reason: decision.reason }), parent: log.span });
+    traceDecision({ tool: tool.name, callId, decision: decision.kind, ...(approved === undefined ? {} : { approved }), sideEffect: tool.sideEffect, argsTrusted: call.label().trusted && call.context.trusted, ...(spanReason === undefined ? {} : { reason: spanReason }), parent: log.span });
   if (decision.kind === "deny") {
     traced();
     return done({ kind: "blocked", reason: decision.reason });

@@ -44,13 +44,14 @@ export interface AdaptInput {
 }
 
 /**
- * What the call layer should make of a failed request: a request timeout may be retried; a
- * connection that is gone, or anything else (a JSON-RPC error), is not.
+ * What the call layer should make of a failed request: a request timeout may be retried (for a
+ * side effect only when the tool is idempotent: the server may have acted); a connection that
+ * is gone, or anything else (a JSON-RPC error), is not.
  */
 function callError(err: unknown, input: AdaptInput): McpToolError {
   const code = (err as { code?: unknown } | null)?.code;
   // A closed session is the server's end, started again (if at all) by the next call, not by a retry.
-  const how = input.session.closedBecause !== undefined ? { retryable: false } : code === "REQUEST_TIMEOUT" ? { retryable: true } : {};
+  const how = input.session.closedBecause !== undefined ? { retryable: false } : code === "REQUEST_TIMEOUT" ? { timedOut: true } : {};
   return new McpToolError(callErrorText(err, input), undefined, how);
 }
 
@@ -119,6 +120,8 @@ export function adaptTool(input: AdaptInput): Tool {
     parameters,
     ...(output === undefined ? {} : { returns: output }),
     sideEffect: input.sink,
+    // Only a trusted server's word that a repeat does nothing more lets a timed-out call be retried.
+    idempotent: trusted && input.listed.annotations?.idempotentHint === true,
     label: () => input.resultLabel,
     // A schema no person reviewed is the server's text: messages quoting it are untrusted.
     schemaLabel: trusted || input.view.schemaText ? Label.trusted() : Label.untrusted(`mcp:${server.name}`),

@@ -6,7 +6,7 @@
  */
 import { Label } from "../labels/index.js";
 import type { HostOutcome, HostRequest } from "../interpreter/program.js";
-import { approvalRequest, decideCall, endorseCall, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
+import { approvalRequest, decideCall, endorseCall, traceReason, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
 import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { labelParts } from "../tools/output.js";
 import { HostDataError, type HostPart, readHostData, readHostParts, thrownText } from "../interpreter/convert.js";
@@ -35,6 +35,8 @@ export interface RunLog {
   budget?: AttemptBudget;
   /** Aborted when the run ends: no attempt or wait of its calls outlives it. */
   stop: AbortController;
+  /** Calls started and not yet settled: the run does not end before they do, so what they did is recorded. */
+  inflight: Set<Promise<unknown>>;
 }
 
 /** Host-side settings of a runtime, fixed when it is created. */
@@ -64,13 +66,24 @@ export interface Host {
   /** The most a tool's result or an answer may take, about: the run's memory limit. */
   maxBytes: number;
   /**
-   * Each recorded call's result with its `labeled(...)` parts, for replaying it in a later
-   * attempt (`previous`): the record holds plain data only, and a replay must not lose a part's
-   * label. Keyed by the record object, so only this runtime's own records are found.
+   * Each recorded call's result with its `labeled(...)` parts and the label the program saw, for
+   * replaying it in a later attempt (`previous`): the record holds plain data only, and a replay
+   * must not lose a part's label, nor what a replay of another runtime's record joined in. Keyed
+   * by the record object, so only this runtime's own records are found.
    */
-  results: WeakMap<CallRecord, { value: unknown; parts: HostPart[] }>;
+  results: WeakMap<CallRecord, SeenResult>;
   /** The tool-call layer: timeouts, retries, breakers and buckets shared by the runtime's runs. */
   layer: CallLayer;
+}
+
+/** A call's result as the program saw it: the data with its parts, and the label of the whole. */
+export interface SeenResult {
+  /** The plain value, frozen: the record's, the label function's and the program's copy. */
+  value: unknown;
+  /** Where its `labeled(...)` parts are. */
+  parts: HostPart[];
+  /** The label of the whole, as the program saw it (a replay's foreign join included). */
+  label: Label;
 }
 
 /** The host side of a new run; `previous` lends its run key, so repeated calls keep their idempotency keys. */
@@ -84,11 +97,17 @@ export function openRun(host: Host, previous?: RunResult): RunLog {
     span: startRunSpan(),
     ...(budget === undefined ? {} : { budget }),
     stop: new AbortController(),
+    inflight: new Set(),
   };
 }
 
-/** Ends the host side of a run: stops what is still in flight, ends its span, and gives the result its run key. */
-export function closeRun(log: RunLog, result: RunResult): RunResult {
+/**
+ * Ends the host side of a run: waits for every call still in flight (a run that ended early,
+ * by a limit in a batch or a worker's death, must not leave a payment recorded as not made),
+ * stops anything later, ends its span, and gives the result its run key.
+ */
+export async function closeRun(log: RunLog, result: RunResult): Promise<RunResult> {
+  while (log.inflight.size > 0) await Promise.allSettled([...log.inflight]);
   log.stop.abort();
   log.span.end({ status: result.status, ...(result.error === undefined ? {} : { error: { kind: result.error.kind } }), calls: log.calls.length });
   return { ...result, runKey: log.keys.runKey };
@@ -162,10 +181,25 @@ function sameArgs(a: unknown, b: unknown): boolean {
  * or for a record without keys, the first with the same tool and arguments.
  */
 function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, key: string | undefined, previous: RunResult | undefined): CallRecord | undefined {
+  return earlierCall(tool, args, key, previous, (c) => "result" in c);
+}
+
+/** The earlier attempt's record of this side-effecting call, of those that pass `which`. */
+function earlierCall(tool: Tool<any, any>, args: Record<string, unknown>, key: string | undefined, previous: RunResult | undefined, which: (c: CallRecord) => boolean): CallRecord | undefined {
   if (!tool.sideEffect || previous === undefined) return undefined;
-  const made = (c: CallRecord) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && "result" in c;
+  const made = (c: CallRecord) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && which(c);
   if (key !== undefined && previous.calls.some((c) => typeof c.idempotencyKey === "string")) return previous.calls.find((c) => made(c) && c.idempotencyKey === key);
   return previous.calls.find((c) => made(c) && sameArgs(c.args, args));
+}
+
+/**
+ * A call an earlier attempt made with an unknown outcome (it timed out, and may have acted) is
+ * not made again without a person: an allowed call asks, naming why. An idempotent tool is
+ * made again: the same key does it once.
+ */
+function unsureBefore(decision: Decision, tool: Tool<any, any>, args: Record<string, unknown>, key: string, previous: RunResult | undefined): Decision {
+  if (decision.kind !== "allow" || tool.idempotent === true || earlierCall(tool, args, key, previous, (c) => c.outcome === "unknown" && !("result" in c)) === undefined) return decision;
+  return { kind: "ask", reason: `${tool.name} may already have been done: an earlier attempt of this call failed without an answer (it timed out or lost its connection), so making it again could do it twice` };
 }
 
 /**
@@ -247,7 +281,7 @@ function spanAttributes(tool: Tool<any, any>, args: Record<string, unknown>, rec
  */
 async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unknown>, record: CallRecord, host: Host, log: RunLog): Promise<{ result: unknown; failureLabel: Label } | HostOutcome> {
   const resource = tool.resource ?? tool.name;
-  const outcome = await host.layer.executeCall({
+  const call = host.layer.executeCall({
     tool: { ...tool, run: (_: unknown, ctx) => tool.run(structuredClone(args), ctx) },
     args,
     callId: record.callId!,
@@ -261,6 +295,8 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
     ...(log.budget === undefined ? {} : { budget: log.budget }),
     trace: { parent: log.span, attributes: spanAttributes(tool, args, record, host) },
   });
+  log.inflight.add(call);
+  const outcome = await call.finally(() => log.inflight.delete(call));
   record.attempts = outcome.attempts;
   record.durationMs = outcome.durationMs;
   if (outcome.kind === "limit") {
@@ -271,6 +307,7 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
   if (outcome.kind === "error") {
     record.error = outcome.failure.detail ?? outcome.message;
     record.failure = outcome.failure.kind;
+    if (outcome.failure.outcome === "unknown") record.outcome = "unknown";
     return { kind: "error", cls: outcome.cls, message: outcome.message, label: outcome.label };
   }
   return { result: outcome.value, failureLabel: outcome.failureLabel };
@@ -279,13 +316,17 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
 async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host, log: RunLog): Promise<HostOutcome> {
   const done = doneBefore(tool, args, record.idempotencyKey, previous);
   let result: unknown;
+  // What the program saw of the result when it was first made or replayed, whichever came first.
+  let seen: Label | undefined;
   // A replayed result whose labelled parts are unknown (a record not made by this runtime).
   let partsUnknown = false;
   // What a failure would have carried; a replayed call could have failed the first time too.
   let failureLabel = failedCallLabel(tool, args);
-  let read = done === undefined ? undefined : host.results.get(done);
+  const own = done === undefined ? undefined : host.results.get(done);
+  let read: { value: unknown; parts: HostPart[] } | undefined = own;
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
+    seen = own?.label;
     partsUnknown = read === undefined;
     if (partsUnknown) result = foreignResult(tool, done.result, args);
     record.replayed = true;
@@ -308,41 +349,57 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     deepFreeze(read.value);
   }
   record.result = read.value;
-  host.results.set(record, read);
-  let label: Label;
-  try {
-    label = tool.label ? tool.label(read.value, args) : Label.untrusted(tool.name);
-    if (!(label instanceof Label)) label = Label.untrusted(tool.name);
-  } catch {
-    label = Label.untrusted(tool.name);
-  }
+  let label = resultLabel(tool, read.value, args);
   // Parts the tool labelled on its own may have been stricter than the whole: assume the worst.
   if (partsUnknown) label = label.join(foreignLabel(tool));
+  // A replay of a replay sees what the first replay saw: a foreign join is never forgotten.
+  if (seen !== undefined) label = label.join(seen);
+  host.results.set(record, { value: read.value, parts: read.parts, label });
   return { kind: "value", value: read.value, parts: read.parts, label, failureLabel };
 }
 
+/** The tool's label for its result; untrusted when it has none or its label function fails. */
+function resultLabel(tool: Tool<any, any>, plain: unknown, args: Record<string, unknown>): Label {
+  try {
+    const label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
+    return label instanceof Label ? label : Label.untrusted(tool.name);
+  } catch {
+    return Label.untrusted(tool.name);
+  }
+}
+
 /**
- * Answers a batch of requests. Every call is decided (and approved) in program order before
- * any runs; then the calls run concurrently. A denial stops the batch there.
+ * Answers a batch of requests. Calls are decided (and approved) in program order, and each
+ * starts as soon as it is admitted, so one may run while the next waits for a person; a denial
+ * stops the batch there. The batch answers only once every started call has settled: a budget
+ * refusal or a host failure of one call is rethrown after the others, so none outlives the run
+ * unrecorded.
  */
 export async function answerAll(requests: HostRequest[], host: Host, log: RunLog, previous?: RunResult): Promise<HostOutcome[]> {
   if (requests.length === 1) return [await answer(requests[0], host, log, previous)];
   const ready: Array<Promise<HostOutcome>> = [];
-  for (const request of requests) {
-    const gate = await admit(request, host, log);
-    if (gate.kind === "outcome") {
-      ready.push(Promise.resolve(gate.outcome));
-      if (gate.outcome.kind === "blocked") break;
-    } else ready.push(gate.run(previous));
+  try {
+    for (const request of requests) {
+      const gate = await admit(request, host, log, previous);
+      if (gate.kind === "outcome") {
+        ready.push(Promise.resolve(gate.outcome));
+        if (gate.outcome.kind === "blocked") break;
+      } else ready.push(gate.run(previous));
+    }
+  } catch (err) {
+    ready.push(Promise.reject(err));
   }
-  return Promise.all(ready);
+  const settled = await Promise.allSettled(ready);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<HostOutcome>).value);
 }
 
 type Gate = { kind: "outcome"; outcome: HostOutcome } | { kind: "run"; run: (previous?: RunResult) => Promise<HostOutcome> };
 
 /** Answers one request: a tool call (decided, maybe approved, run, recorded) or a query. */
 export async function answer(request: HostRequest, host: Host, log: RunLog, previous?: RunResult): Promise<HostOutcome> {
-  const gate = await admit(request, host, log);
+  const gate = await admit(request, host, log, previous);
   return gate.kind === "outcome" ? gate.outcome : gate.run(previous);
 }
 
@@ -377,7 +434,7 @@ async function askApprover(config: HostConfig, call: ToolCall, decision: Decisio
 }
 
 /** Validates, decides and (when asked) gets approval for one request, without running it. */
-async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gate> {
+async function admit(request: HostRequest, host: Host, log: RunLog, previous: RunResult | undefined): Promise<Gate> {
   const done = (outcome: HostOutcome): Gate => ({ kind: "outcome", outcome });
   if (request.name === QUERY) return { kind: "run", run: () => answerQuery(request, host, log) };
   const { tool, parameters } = host.tools.get(request.name)!;
@@ -395,12 +452,14 @@ async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gat
   const { callId, idempotencyKey } = log.keys.next(tool.name, args);
   const call = toolCallView(tool.name, args, request.parts[0] ?? [], request.context);
   const policy = tool.policy && config.endorsements ? withEndorsements(tool.policy, config.endorsements) : tool.policy;
-  const decision = decideCall(call, { policy, sideEffect: tool.sideEffect, permissions: config.permissions });
+  const decision = unsureBefore(decideCall(call, { policy, sideEffect: tool.sideEffect, permissions: config.permissions }), tool, args, idempotencyKey, previous);
   const record: CallRecord = { tool: tool.name, args, decision: decision.kind, argsLabel: call.label(), context: call.context, callId, idempotencyKey };
   if (decision.kind !== "allow" && decision.reason !== undefined) record.reason = decision.reason;
   log.calls.push(record);
+  // Spans get a reason built from the call's structure: the person's quotes the arguments.
+  const spanReason = traceReason(call, decision);
   const traced = (approved?: boolean) =>
-    traceDecision({ tool: tool.name, callId, decision: decision.kind, ...(approved === undefined ? {} : { approved }), sideEffect: tool.sideEffect, argsTrusted: call.label().trusted && call.context.trusted, ...(decision.reason === undefined ? {} : { reason: decision.reason }), parent: log.span });
+    traceDecision({ tool: tool.name, callId, decision: decision.kind, ...(approved === undefined ? {} : { approved }), sideEffect: tool.sideEffect, argsTrusted: call.label().trusted && call.context.trusted, ...(spanReason === undefined ? {} : { reason: spanReason }), parent: log.span });
   if (decision.kind === "deny") {
     traced();
     return done({ kind: "blocked", reason: decision.reason });

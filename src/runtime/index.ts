@@ -183,7 +183,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
 
   async function run(source: string, runOptions: RunOptions = {}): Promise<RunResult> {
     const log = openRun(host, runOptions?.previous);
-    return closeRun(log, await runProgram(source, runOptions, log));
+    return await closeRun(log, await runProgram(source, runOptions, log));
   }
 
   async function runProgram(source: string, runOptions: RunOptions, log: RunLog): Promise<RunResult> {

@@ -87,6 +87,13 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
   retry?: RetryOptions;
   /** How fast this tool may be called. */
   rateLimit?: RateLimitOptions;
+  /**
+   * True when making the call again with the same `ctx.idempotencyKey` does its effect at most
+   * once (the tool or its server dedupes by the key, or the effect is idempotent by nature).
+   * Only then is a side-effecting call retried after an attempt that may have acted: a timeout
+   * or a connection lost after the request went out. Default false.
+   */
+  idempotent?: boolean;
   /** Worst-case US dollars one attempt may cost (a paid API), checked against the budget before each attempt. */
   costPerAttempt?: number;
   /**
@@ -180,6 +187,7 @@ export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolS
   if (spec.costPerAttempt !== undefined && !(typeof spec.costPerAttempt === "number" && spec.costPerAttempt >= 0 && Number.isFinite(spec.costPerAttempt))) {
     throw new TypeError(`defineTool(${spec.name}).costPerAttempt must be a non-negative number of dollars, got ${JSON.stringify(spec.costPerAttempt)}`);
   }
+  if (spec.idempotent !== undefined && typeof spec.idempotent !== "boolean") throw new TypeError(`defineTool(${spec.name}).idempotent must be true or false, got ${JSON.stringify(spec.idempotent)}`);
   if (spec.resource !== undefined && (typeof spec.resource !== "string" || spec.resource === "")) throw new TypeError(`defineTool(${spec.name}).resource must be a non-empty string such as "mcp:files"`);
   for (const key of ["schemaLabel", "failureLabel"] as const) {
     if (spec[key] !== undefined && !(spec[key] instanceof Label)) throw new TypeError(`defineTool(${spec.name}).${key} must be a Label, e.g. Label.untrusted("mcp:server")`);

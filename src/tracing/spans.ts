@@ -107,6 +107,10 @@ export interface DecisionInfo {
   approved?: boolean;
   sideEffect: boolean;
   argsTrusted: boolean;
+  /**
+   * Exported as `sluice.reason`: public, trusted text only (policy's `traceReason`: the flagged
+   * argument names and label kinds), never the person's explanation, which quotes arguments.
+   */
   reason?: string;
   parent?: unknown;
 }

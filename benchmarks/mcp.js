@@ -12,6 +12,7 @@
  *   npm run build && node benchmarks/mcp.js
  *   BENCH_CONNECTS=9 BENCH_CALLS=300 node benchmarks/mcp.js
  */
+import { positive, median } from "./stats.js";
 import { mkdtempSync, writeFileSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,15 +27,6 @@ const CONNECTS = positive(process.env.BENCH_CONNECTS, 7);
 const CALLS = positive(process.env.BENCH_CALLS, 200);
 const SERVER = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
 
-function positive(text, fallback) {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "sluice-bench-")));

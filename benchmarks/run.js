@@ -8,6 +8,7 @@
  *   BENCH_ONLY=numeric node benchmarks/run.js      (cases whose name contains the text; "calls": the tool-call rows only)
  *   SLUICE_DIST=/path/to/other/dist node benchmarks/run.js   (measure another build of sluice)
  */
+import { positive, median, geomean } from "./stats.js";
 import { buildPrograms } from "./programs.js";
 import { native, sval, quickjs, sluice, sluiceTools, sluiceRecorded } from "./engines.js";
 import { bareRoundTrip, readEachFile, report as callsReport, sequentialCalls } from "./calls.js";
@@ -16,17 +17,7 @@ const RUNS = positive(process.env.BENCH_RUNS, 21);
 const WARMUP = positive(process.env.BENCH_WARMUP, 5);
 const ONLY = process.env.BENCH_ONLY ?? "";
 
-function positive(text, fallback) {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
-const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
 
 /** One timed run of a prepared case; fails loudly when the result differs from `expected`. */
 async function timeRun(entry, caseName, expected) {

@@ -129,8 +129,9 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
     if (err instanceof LayerStop || err instanceof BudgetRefusal) return undefined;
     const timedOut = err instanceof AttemptTimeout;
     unknown ||= tool.sideEffect && mayHaveActed(err, timedOut);
-    // Doing it again could do it twice, unless the tool says a repeat with the key is done once.
-    if (unknown && tool.idempotent !== true) return undefined;
+    // Doing it again could do it twice for a tool that said it cannot dedupe by its key (an MCP
+    // tool without a trusted idempotentHint); other tools get ctx.idempotencyKey to dedupe by.
+    if (unknown && tool.idempotent === false) return undefined;
     if (attempts >= r.attempts || !isRetryable(err, timedOut)) return undefined;
     // A half-open breaker's trial is one attempt: a dead tool costs one attempt per cooldown.
     if (breaker !== undefined && breaker.state === CircuitState.HalfOpen) return undefined;
@@ -173,7 +174,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
       const wait = verdict(err);
       // A retry never starts while the timed-out attempt of a side effect may still be running;
       // if that attempt ends with a value after all, the value is the call's.
-      if (wait !== undefined && tool.sideEffect && err instanceof AttemptTimeout && err.late !== undefined) {
+      if (wait !== undefined && tool.sideEffect && tool.idempotent === true && err instanceof AttemptTimeout && err.late !== undefined) {
         const late = await settledBy(err.late, deadline);
         if (late === undefined) throw new AttemptFailed(err, undefined);
         if (late.ok) {

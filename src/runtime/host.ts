@@ -194,11 +194,12 @@ function earlierCall(tool: Tool<any, any>, args: Record<string, unknown>, key: s
 
 /**
  * A call an earlier attempt made with an unknown outcome (it timed out, and may have acted) is
- * not made again without a person: an allowed call asks, naming why. An idempotent tool is
- * made again: the same key does it once.
+ * not made again without a person when its tool said it cannot dedupe by its key
+ * (`idempotent: false`): an allowed call asks, naming why. Other tools are made again with the
+ * same key, which they dedupe by.
  */
 function unsureBefore(decision: Decision, tool: Tool<any, any>, args: Record<string, unknown>, key: string, previous: RunResult | undefined): Decision {
-  if (decision.kind !== "allow" || tool.idempotent === true || earlierCall(tool, args, key, previous, (c) => c.outcome === "unknown" && !("result" in c)) === undefined) return decision;
+  if (decision.kind !== "allow" || tool.idempotent !== false || earlierCall(tool, args, key, previous, (c) => c.outcome === "unknown" && !("result" in c)) === undefined) return decision;
   return { kind: "ask", reason: `${tool.name} may already have been done: an earlier attempt of this call failed without an answer (it timed out or lost its connection), so making it again could do it twice` };
 }
 

@@ -88,10 +88,13 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
   /** How fast this tool may be called. */
   rateLimit?: RateLimitOptions;
   /**
-   * True when making the call again with the same `ctx.idempotencyKey` does its effect at most
-   * once (the tool or its server dedupes by the key, or the effect is idempotent by nature).
-   * Only then is a side-effecting call retried after an attempt that may have acted: a timeout
-   * or a connection lost after the request went out. Default false.
+   * Whether making the call again with the same `ctx.idempotencyKey` does its effect at most once,
+   * for a side effect whose attempt may have acted (a timeout, a connection lost after sending).
+   * Unset (the default): as the contract says, such an attempt is retried with the same key, which
+   * the tool dedupes by. `true`: retried too, but only once the timed-out attempt has ended (a
+   * value it ends with is the call's). `false`: the tool cannot dedupe (an MCP tool unless a
+   * trusted server annotates it idempotentHint): not retried, the outcome is recorded as
+   * `"unknown"`, and `previous` asks a person before making the call again.
    */
   idempotent?: boolean;
   /** Worst-case US dollars one attempt may cost (a paid API), checked against the budget before each attempt. */

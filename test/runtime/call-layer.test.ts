@@ -4,7 +4,7 @@
  * `createRuntime` and `run`, with small real waits.
  */
 import { describe, expect, it } from "vitest";
-import { Label, createRuntime } from "../../src/index.js";
+import { Label, createRuntime, defineTool } from "../../src/index.js";
 import { httpError, scriptedTool, socketError } from "../calls/support.js";
 
 const FAST = { baseMs: 1, capMs: 2, timeoutMs: 200 };
@@ -196,8 +196,27 @@ describe("a side effect that may have acted is not done again (attack round 4, f
     return { tool, done, most: () => most };
   }
 
-  it("a timed-out attempt of a side-effecting tool is not retried: one transfer, the record says the outcome is unknown, and previous asks first", async () => {
-    const t = slowTransfer();
+  it("by default (the contract), a timed-out attempt of a side effect is retried with the same key", async () => {
+    const keys: string[] = [];
+    const t = defineTool({
+      name: "transfer",
+      description: "Moves money.",
+      sideEffect: true,
+      parameters: { type: "object", properties: { amount: { type: "number" } } },
+      run: async (_args: { amount: number }, ctx?: { attempt: number; idempotencyKey: string }) => {
+        keys.push(ctx!.idempotencyKey);
+        if (ctx!.attempt === 1) await sleep(150);
+        return { ok: true, attempt: ctx!.attempt };
+      },
+    });
+    const r = await createRuntime({ tools: [t], retry: { ...FAST, timeoutMs: 50 } }).run(`transfer({ amount: 50 })`);
+    expect(r.status).toBe("completed");
+    expect(r.calls[0]).toMatchObject({ attempts: 2, result: { ok: true, attempt: 2 } });
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it("a tool that cannot dedupe (idempotent: false) is not retried after a timeout: one transfer, the record says the outcome is unknown, and previous asks first", async () => {
+    const t = slowTransfer({ idempotent: false });
     const asked: string[] = [];
     const rt = createRuntime({ tools: [t.tool], retry: { ...FAST, timeoutMs: 50 }, approve: (req) => (asked.push(req.reason ?? ""), false) });
     const first = await rt.run(`transfer({ amount: 50 })`);
@@ -222,8 +241,8 @@ describe("a side effect that may have acted is not done again (attack round 4, f
     expect(r.calls[0]).toMatchObject({ result: { ok: true }, attempts: 1 });
   });
 
-  it("a connection lost after the request went out is not retried for a side effect; a refused one is; a read is retried either way", async () => {
-    const lost = scriptedTool([socketError("ECONNRESET"), { ok: 1 }]);
+  it("a connection lost after the request went out is not retried for a side effect that cannot dedupe; a refused one is; a read is retried either way", async () => {
+    const lost = scriptedTool([socketError("ECONNRESET"), { ok: 1 }], { idempotent: false });
     const a = await createRuntime({ tools: [lost.tool], retry: FAST }).run(`flaky({})`);
     expect(lost.seen).toHaveLength(1);
     expect(a.calls[0]).toMatchObject({ failure: "connection", outcome: "unknown" });

@@ -5,13 +5,14 @@
  *
  *   npm run bench                       (builds, then runs this file)
  *   BENCH_RUNS=21 BENCH_WARMUP=5 node benchmarks/run.js
- *   BENCH_ONLY=numeric node benchmarks/run.js      (cases whose name contains the text; "calls": the tool-call rows only)
+ *   BENCH_ONLY=numeric node benchmarks/run.js      (cases whose name contains the text; "calls": the tool-call rows only; "labels": labels on / off only)
  *   SLUICE_DIST=/path/to/other/dist node benchmarks/run.js   (measure another build of sluice)
  */
 import { positive, median, geomean } from "./stats.js";
 import { buildPrograms } from "./programs.js";
 import { native, sval, quickjs, sluice, sluiceTools, sluiceRecorded } from "./engines.js";
 import { bareRoundTrip, readEachFile, report as callsReport, sequentialCalls } from "./calls.js";
+import { labelsOff, report as labelsOffReport } from "./labels-off.js";
 
 const RUNS = positive(process.env.BENCH_RUNS, 21);
 const WARMUP = positive(process.env.BENCH_WARMUP, 5);
@@ -93,6 +94,10 @@ async function main() {
     const files = await readEachFile();
     console.log("");
     console.log(callsReport(seq, files, bare));
+  }
+  if (ONLY === "" || ONLY === "labels") {
+    console.log("");
+    console.log(labelsOffReport(await labelsOff()));
   }
 }
 

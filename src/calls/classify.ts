@@ -9,6 +9,9 @@ import { thrownText } from "../interpreter/convert.js";
 /** Connection failures after which nothing (refused) or nothing we can know (reset) was done. */
 const CONNECTION_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
 
+/** The connection failures that happen before a request is sent: nothing was done. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT"]);
+
 /** Errors the layer makes itself: they are never retried and never count against a breaker. */
 export class LayerStop extends Error {
   constructor(
@@ -118,8 +121,26 @@ export function kindOfToolError(err: unknown): FailureKind {
 export function isRetryable(err: unknown, timedOut: boolean): boolean {
   const flag = chain(err).map((e) => e.retryable).find((v) => typeof v === "boolean");
   if (flag !== undefined) return flag;
-  if (timedOut) return true;
+  if (timedOut || timedOutRemotely(err)) return true;
   return kindOfToolError(err) !== "tool_error";
+}
+
+/** An error that says the other side did not answer in time (`timedOut: true`, an MCP request timeout). */
+function timedOutRemotely(err: unknown): boolean {
+  return chain(err).some((e) => e.timedOut === true);
+}
+
+/**
+ * Whether an attempt that failed with `err` may have done its effect anyway: it timed out, or
+ * its connection was lost after the request could have gone out (a reset, a broken pipe). An
+ * error that says `retryable: true` is the tool's word that it did nothing; a timeout is the
+ * layer's, and says nothing about what the tool did.
+ */
+export function mayHaveActed(err: unknown, timedOut: boolean): boolean {
+  if (timedOut || timedOutRemotely(err)) return true;
+  if (chain(err).some((e) => e.retryable === true)) return false;
+  const code = codeOf(err);
+  return code !== undefined && !NOT_SENT_CODES.has(code);
 }
 
 /**

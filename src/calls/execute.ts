@@ -8,8 +8,8 @@ import type { RateLimitOptions, RetryOptions, ToolContext } from "../tools/types
 import { retryWait } from "./backoff.js";
 import type { Breakers } from "./breakers.js";
 import type { Buckets } from "./buckets.js";
-import { AttemptFailed, isRetryable, kindOfToolError, LayerStop, retryAfterOf, statusOf, unwrap } from "./classify.js";
-import { AttemptTimeout, failureLabelOf, failureOutcome } from "./failure.js";
+import { AttemptFailed, isRetryable, kindOfToolError, LayerStop, mayHaveActed, retryAfterOf, statusOf, unwrap } from "./classify.js";
+import { AttemptTimeout, failureLabelOf, failureOutcome, type LateOutcome } from "./failure.js";
 import { withTimeout } from "./timeout.js";
 import { type CallInfo, type CallObservation, type CallObserver, type CallOutcome, type CallRequest, type FailureKind, BudgetRefusal } from "./types.js";
 
@@ -79,7 +79,8 @@ function guarded(observer: CallObserver | undefined, info: () => CallInfo): Call
 function infoOf(req: CallRequest, resource: string): CallInfo {
   return {
     tool: req.tool.name,
-    description: req.tool.description,
+    // An untrusted server's description is its text, not fit for the exporter: left out.
+    description: req.tool.schemaLabel === undefined || (req.tool.schemaLabel.trusted && req.tool.schemaLabel.readers === "public") ? req.tool.description : "",
     callId: req.callId,
     resource,
     decision: req.decision,
@@ -89,6 +90,19 @@ function infoOf(req: CallRequest, resource: string): CallInfo {
     ...(req.trace?.parent !== undefined ? { parent: req.trace.parent } : {}),
     ...(req.trace?.attributes !== undefined ? { attributes: req.trace.attributes } : {}),
   };
+}
+
+/** How `late` settles, or undefined when it has not by `deadline`. */
+async function settledBy(late: Promise<LateOutcome>, deadline: number): Promise<LateOutcome | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const out = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([late, out]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function retryKind(err: unknown): FailureKind {
@@ -103,15 +117,22 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
   const started = Date.now();
   const deadline = started + r.deadlineMs;
   const breaker = env.breakers.get(resource);
-  const obs = guarded(env.observer, () => infoOf(req, resource));
+  const obs = guarded(req.observer ?? env.observer, () => infoOf(req, resource));
   const bucketKeys = [[`tool:${tool.name}`, tool.rateLimit], [resource, env.rateLimits[resource]]] as const;
   const failureLabel = failureLabelOf(req.failureLabel, tool.name, resource);
   let attempts = 0;
+  // Whether the last failed attempt may have done the call's effect anyway.
+  let unknown = false;
 
   /** Whether to try again after `err`, and after how long; undefined to stop. */
   const verdict = (err: unknown): number | undefined => {
     if (err instanceof LayerStop || err instanceof BudgetRefusal) return undefined;
-    if (attempts >= r.attempts || !isRetryable(err, err instanceof AttemptTimeout)) return undefined;
+    const timedOut = err instanceof AttemptTimeout;
+    unknown ||= tool.sideEffect && mayHaveActed(err, timedOut);
+    // Doing it again could do it twice for a tool that said it cannot dedupe by its key (an MCP
+    // tool without a trusted idempotentHint); other tools get ctx.idempotencyKey to dedupe by.
+    if (unknown && tool.idempotent === false) return undefined;
+    if (attempts >= r.attempts || !isRetryable(err, timedOut)) return undefined;
     // A half-open breaker's trial is one attempt: a dead tool costs one attempt per cooldown.
     if (breaker !== undefined && breaker.state === CircuitState.HalfOpen) return undefined;
     const now = Date.now();
@@ -150,7 +171,18 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
         const after = retryAfterOf(err, Date.now());
         for (const [key] of bucketKeys) env.buckets.penalize(key, after);
       }
-      throw new AttemptFailed(err, verdict(err));
+      const wait = verdict(err);
+      // A retry never starts while the timed-out attempt of a side effect may still be running;
+      // if that attempt ends with a value after all, the value is the call's.
+      if (wait !== undefined && tool.sideEffect && tool.idempotent === true && err instanceof AttemptTimeout && err.late !== undefined) {
+        const late = await settledBy(err.late, deadline);
+        if (late === undefined) throw new AttemptFailed(err, undefined);
+        if (late.ok) {
+          unknown = false;
+          return late.value;
+        }
+      }
+      throw new AttemptFailed(err, wait);
     }
   };
 
@@ -169,7 +201,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
       attempts,
       durationMs: Date.now() - started,
       label: failureLabel,
-    });
+    }, unknown);
   }
   obs.end(outcome);
   return outcome;

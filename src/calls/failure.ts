@@ -9,9 +9,16 @@ import type { BreakerOptions } from "../tools/types.js";
 import { kindOfToolError, LayerStop, messageOf, statusOf } from "./classify.js";
 import { type CallFailure, type CallOutcome, type FailureKind, BudgetRefusal } from "./types.js";
 
+/** How an attempt the layer stopped waiting for ended after all. */
+export type LateOutcome = { ok: true; value: unknown } | { ok: false };
+
 /** An attempt that got no answer in time (the layer's, so it is told apart from the tool's own errors). */
 export class AttemptTimeout extends Error {
-  constructor(readonly timeoutMs: number) {
+  constructor(
+    readonly timeoutMs: number,
+    /** Settles when the attempt itself does: it may still be running, and may still act. */
+    readonly late?: Promise<LateOutcome>,
+  ) {
     super(`no answer within ${timeoutMs} ms`);
     this.name = "AttemptTimeout";
   }
@@ -86,14 +93,14 @@ function messageFor(kind: FailureKind, err: unknown, c: FailureContext): { messa
   }
 }
 
-/** The outcome of a call that threw `err` after `c.attempts` attempts. */
-export function failureOutcome(err: unknown, c: FailureContext): CallOutcome {
+/** The outcome of a call that threw `err` after `c.attempts` attempts; `unknown` when it may have acted anyway. */
+export function failureOutcome(err: unknown, c: FailureContext, unknown = false): CallOutcome {
   const { attempts, durationMs } = c;
   if (err instanceof BudgetRefusal) return { kind: "limit", message: `${c.tool} was not called: ${err.message}`, attempts, durationMs };
   const kind = kindOf(err);
   const { message, detail } = messageFor(kind, err, c);
   const status = err instanceof LayerStop ? undefined : statusOf(err);
-  const failure: CallFailure = { kind, summary: SUMMARY[kind](c.tool), ...(detail !== undefined ? { detail } : {}), ...(status !== undefined ? { status } : {}) };
+  const failure: CallFailure = { kind, summary: SUMMARY[kind](c.tool), ...(detail !== undefined ? { detail } : {}), ...(status !== undefined ? { status } : {}), ...(unknown ? { outcome: "unknown" as const } : {}) };
   return { kind: "error", cls: "Error", message, label: c.label.join(carriedLabel(err)), failure, attempts, durationMs };
 }
 

@@ -11,3 +11,4 @@ export { isRetryable, isCallerFault, retryAfterOf, statusOf } from "./classify.j
 export { countsAgainstBreaker } from "./breakers.js";
 export { createAttemptBudget, type AttemptLimits, type AttemptLedger } from "./budget.js";
 export { createKeyring, idempotencyKey, newRunKey, type Keyring } from "./idempotency.js";
+export { withCallScope, currentCallScope, type CallScope } from "./scope.js";

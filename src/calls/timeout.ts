@@ -4,7 +4,7 @@
  * of a call in the fault-injection runs; here the attempt's signal is made only when the tool
  * reads `ctx.signal`, and the race is a plain timer.
  */
-import { AttemptTimeout } from "./failure.js";
+import { AttemptTimeout, type LateOutcome } from "./failure.js";
 import { LayerStop } from "./classify.js";
 
 /**
@@ -40,7 +40,9 @@ export function withTimeout<T>(ms: number, outer: AbortSignal | undefined, body:
     };
     const onOuter = () => stop(new LayerStop("cancelled", "the run was stopped"));
     if (outer?.aborted) return onOuter();
-    timer = setTimeout(() => stop(new AttemptTimeout(ms)), ms);
+    // How the body ends, for whoever must not start another attempt while it may still act.
+    let late: Promise<LateOutcome> | undefined;
+    timer = setTimeout(() => stop(new AttemptTimeout(ms, late)), ms);
     outer?.addEventListener("abort", onOuter, { once: true });
     let result: T | PromiseLike<T>;
     try {
@@ -49,14 +51,16 @@ export function withTimeout<T>(ms: number, outer: AbortSignal | undefined, body:
       done();
       return reject(err);
     }
-    Promise.resolve(result).then(
+    late = Promise.resolve(result).then(
       (v) => {
         if (!settled) resolve(v as Awaited<T>);
         done();
+        return { ok: true, value: v };
       },
       (e) => {
         if (!settled) reject(e);
         done();
+        return { ok: false };
       },
     );
   });

@@ -34,6 +34,11 @@ export interface CallFailure {
   readonly detail?: string;
   /** HTTP status, when the error carried one. */
   readonly status?: number;
+  /**
+   * `"unknown"` when a side-effecting call may have done its effect although it failed: its
+   * last attempt timed out or lost its connection after the request could have gone out.
+   */
+  readonly outcome?: "unknown";
 }
 
 /** What {@link CallLayer.executeCall} returns; it never throws. */
@@ -126,11 +131,17 @@ export interface CallRequest {
   readonly tokens?: number;
   /** For the span: its parent (a handle from the observer's run span) and extra attributes such as MCP's. */
   readonly trace?: { readonly parent?: unknown; readonly attributes?: Readonly<Record<string, string | number | boolean>> };
+  /**
+   * Watches this call instead of the layer's observer: a model call is a `chat <model>` span,
+   * not an `execute_tool` one.
+   */
+  readonly observer?: CallObserver;
 }
 
 /** The call as an observer sees it when it starts. */
 export interface CallInfo {
   readonly tool: string;
+  /** The tool's description; empty when its declaration is not trusted and public (an untrusted MCP server's). */
   readonly description: string;
   readonly callId: string;
   readonly resource: string;

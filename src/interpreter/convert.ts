@@ -53,9 +53,14 @@ export interface LabelledPath {
   label: Label;
 }
 
-/** A data property on a fresh plain object: never a setter, whatever `Object.prototype` holds. */
+/**
+ * A data property on a fresh plain object: never a setter, whatever `Object.prototype` holds.
+ * A key `Object.prototype` does not have (nor `__proto__`) meets no setter on assignment, which
+ * is several times faster than defining it.
+ */
 function define(obj: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key !== PROTO && !(key in Object.prototype)) obj[key] = value;
+  else Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** A path for an error message: long keys make long paths, and the message must stay short. */
@@ -242,50 +247,57 @@ function whatIs(x: object): string {
   return /^[AEIOU]/.test(name) ? `an ${name}` : `a ${name}`;
 }
 
-function dataValue(x: object, key: string | symbol, path: string): unknown {
+function dataValue(x: object, key: string | symbol, where: Where): unknown {
   const d = Object.getOwnPropertyDescriptor(x, key);
   if (d === undefined) return undefined;
-  if (!("value" in d)) throw new HostDataError(`a getter or setter was found`, path, true);
+  if (!("value" in d)) throw new HostDataError(`a getter or setter was found`, where(), true);
   return d.value;
 }
 
+/** The path of the part being read, made only for an error message (most reads never need it). */
+type Where = () => string;
+
 /** What one host value is, read without running its code; throws {@link HostDataError}. */
-function inspect(x: unknown, path: string, budget?: { left: number }): HostNode {
+function inspect(x: unknown, where: Where, budget?: { left: number }): HostNode {
   if (x === null || x === undefined || typeof x === "boolean" || typeof x === "number" || typeof x === "string") return { kind: "leaf", value: x };
   if (typeof x === "bigint") {
     if (Number.isSafeInteger(Number(x))) return { kind: "leaf", value: Number(x) };
-    throw new HostDataError(`a bigint too large for a number (${x.toString().slice(0, 30)}) was found`, path);
+    throw new HostDataError(`a bigint too large for a number (${x.toString().slice(0, 30)}) was found`, where());
   }
-  if (typeof x !== "object") throw new HostDataError(`${typeof x === "function" ? "a function" : `a ${typeof x}`} was found`, path, true);
+  if (typeof x !== "object") throw new HostDataError(`${typeof x === "function" ? "a function" : `a ${typeof x}`} was found`, where(), true);
   if (isLabeled(x)) {
-    const label = dataValue(x, "label", path);
-    if (!(label instanceof Label)) throw new HostDataError("a labeled(...) part without a Label was found", path);
-    return { kind: "labeled", value: dataValue(x, "value", path), label };
+    const label = dataValue(x, "label", where);
+    if (!(label instanceof Label)) throw new HostDataError("a labeled(...) part without a Label was found", where());
+    return { kind: "labeled", value: dataValue(x, "value", where), label };
   }
   if (Array.isArray(x)) {
-    const length = dataValue(x, "length", path) as number;
-    if (budget !== undefined) spend(budget, 16 * length + 32, path);
+    const length = dataValue(x, "length", where) as number;
+    if (budget !== undefined) spend(budget, 16 * length + 32, where);
     const items = new Array<unknown>(length);
-    for (let i = 0; i < length; i++) items[i] = dataValue(x, String(i), path === "" ? String(i) : `${path}.${i}`);
+    for (let i = 0; i < length; i++) {
+      const d = Object.getOwnPropertyDescriptor(x, i);
+      if (d !== undefined && !("value" in d)) throw new HostDataError(`a getter or setter was found`, childPath(where(), i), true);
+      items[i] = d === undefined ? undefined : d.value;
+    }
     return { kind: "array", items };
   }
   if (x instanceof Date || Object.prototype.toString.call(x) === "[object Date]") {
     try {
       return { kind: "date", time: Date.prototype.getTime.call(x) };
     } catch {
-      throw new HostDataError(`an object posing as a Date was found`, path, true);
+      throw new HostDataError(`an object posing as a Date was found`, where(), true);
     }
   }
   const proto = Object.getPrototypeOf(x);
-  if (proto !== Object.prototype && proto !== null) throw new HostDataError(`${whatIs(x)} was found`, path, true);
+  if (proto !== Object.prototype && proto !== null) throw new HostDataError(`${whatIs(x)} was found`, where(), true);
   const entries: Array<[string, unknown]> = [];
   for (const key of Reflect.ownKeys(x)) {
     if (typeof key !== "string") continue;
     const d = Object.getOwnPropertyDescriptor(x, key);
     if (d === undefined || !d.enumerable) continue;
-    if (!("value" in d)) throw new HostDataError(`a getter or setter was found`, path === "" ? key : `${path}.${key}`, true);
+    if (!("value" in d)) throw new HostDataError(`a getter or setter was found`, childPath(where(), key), true);
     entries.push([key, d.value]);
-    if (budget !== undefined) spend(budget, 48 + 2 * key.length, path);
+    if (budget !== undefined) spend(budget, 48 + 2 * key.length, where);
   }
   return { kind: "object", entries };
 }
@@ -302,10 +314,26 @@ export interface HostReadOptions {
   maxBytes?: number;
 }
 
+/** A `labeled(...)` part of a tool's result: where it was (keys from the root) and its label. */
+export interface HostPart {
+  at: Array<string | number>;
+  label: Label;
+}
+
 interface Inward {
-  labels: "keep" | "strip";
+  /** `"parts"`: values only, each labelled part listed in `parts` by where it was. */
+  labels: "keep" | "strip" | "parts";
   left: number;
   seen: Set<object>;
+  /** The keys from the root to the part being read. */
+  at: Array<string | number>;
+  parts: HostPart[];
+  where: Where;
+}
+
+function inward(labels: Inward["labels"], maxBytes: number | undefined): Inward {
+  const at: Array<string | number> = [];
+  return { labels, left: maxBytes ?? Infinity, seen: new Set(), at, parts: [], where: () => at.join(".") };
 }
 
 /**
@@ -314,42 +342,74 @@ interface Inward {
  * naming the path of what cannot be data, or when the data is larger than `maxBytes`.
  */
 export function readHostData(x: unknown, options: HostReadOptions): unknown {
-  return readNode(x, "", 0, { labels: options.labels, left: options.maxBytes ?? Infinity, seen: new Set() });
+  return readNode(x, 0, inward(options.labels, options.maxBytes));
 }
 
-function spend(cx: { left: number }, bytes: number, path: string): void {
+/**
+ * Reads a tool's result as {@link readHostData} does, in one pass, into plain data without its
+ * `labeled(...)` parts (what the call record keeps) and the list of where each part was: what
+ * crosses to the worker, and what {@link fromHostParts} builds the program's value from.
+ */
+export function readHostParts(x: unknown, options: { maxBytes?: number } = {}): { value: unknown; parts: HostPart[] } {
+  const cx = inward("parts", options.maxBytes);
+  const value = readNode(x, 0, cx);
+  return { value, parts: cx.parts };
+}
+
+function spend(cx: { left: number }, bytes: number, where: Where): void {
   cx.left -= bytes;
-  if (cx.left < 0) throw new HostDataError("the value is larger than the run's memory limit", path);
+  if (cx.left < 0) throw new HostDataError("the value is larger than the run's memory limit", where());
 }
 
-function readNode(x: unknown, path: string, depth: number, cx: Inward): unknown {
+function readNode(x: unknown, depth: number, cx: Inward): unknown {
+  // Most parts are leaves: read at once, as inspect would.
+  if (typeof x === "string") {
+    spend(cx, 2 * x.length, cx.where);
+    return x;
+  }
+  if (typeof x === "number" || typeof x === "boolean" || x === null || x === undefined) return x;
   let node: HostNode;
   try {
-    node = inspect(x, path, cx);
+    node = inspect(x, cx.where, cx);
   } catch (err) {
     if (err instanceof HostDataError) throw err;
-    throw new HostDataError(`reading the value failed (${thrownText(err)})`, path);
+    throw new HostDataError(`reading the value failed (${thrownText(err)})`, cx.where());
   }
   if (node.kind === "leaf") {
-    if (typeof node.value === "string") spend(cx, 2 * node.value.length, path);
+    if (typeof node.value === "string") spend(cx, 2 * node.value.length, cx.where);
     return node.value;
   }
   if (node.kind === "date") return new Date(node.time);
-  if (depth >= MAX_DEPTH) throw new HostDataError(`the value nests deeper than ${MAX_DEPTH} levels`, path);
+  if (depth >= MAX_DEPTH) throw new HostDataError(`the value nests deeper than ${MAX_DEPTH} levels`, cx.where());
   const obj = x as object;
-  if (cx.seen.has(obj)) throw new HostDataError("the value refers back to itself (a cycle)", path);
+  if (cx.seen.has(obj)) throw new HostDataError("the value refers back to itself (a cycle)", cx.where());
   cx.seen.add(obj);
+  const { at } = cx;
   try {
     switch (node.kind) {
       case "labeled": {
-        const value = readNode(node.value, path, depth + 1, cx);
+        // Outermost first, as the parts are wrapped: a part inside a part is listed after it.
+        if (cx.labels === "parts") cx.parts.push({ at: at.slice(), label: node.label });
+        const value = readNode(node.value, depth + 1, cx);
         return cx.labels === "keep" ? labeled(value, node.label) : value;
       }
-      case "array":
-        return node.items.map((item, i) => readNode(item, childPath(path, i), depth + 1, cx));
+      case "array": {
+        const items = node.items;
+        const out = new Array<unknown>(items.length);
+        for (let i = 0; i < items.length; i++) {
+          at.push(i);
+          out[i] = readNode(items[i], depth + 1, cx);
+          at.pop();
+        }
+        return out;
+      }
       case "object": {
         const out: Record<string, unknown> = {};
-        for (const [k, item] of node.entries) define(out, k, readNode(item, childPath(path, k), depth + 1, cx));
+        for (const [k, item] of node.entries) {
+          at.push(k);
+          define(out, k, readNode(item, depth + 1, cx));
+          at.pop();
+        }
         return out;
       }
     }
@@ -369,7 +429,7 @@ export function toInternal(x: unknown, label: Label, path = "", depth = 0, seen:
   try {
     if (depth >= MAX_DEPTH && x !== null && typeof x === "object") throw new HostDataError(`the value nests deeper than ${MAX_DEPTH} levels`, path);
     if (x !== null && typeof x === "object" && seen.has(x)) throw new HostDataError("the value refers back to itself (a cycle)", path);
-    node = inspect(x, path);
+    node = inspect(x, () => path);
   } catch (err) {
     return throwError("TypeError", err instanceof HostDataError ? `a host value could not be read: ${err.message}` : "a host value could not be read", label);
   }
@@ -414,4 +474,79 @@ export function toInternal(x: unknown, label: Label, path = "", depth = 0, seen:
   } finally {
     seen.delete(obj);
   }
+}
+
+/** The labelled parts of a value as a tree of keys: each node joins the labels listed at its path. */
+interface PartNode {
+  label: Label;
+  kids: Map<string, PartNode> | undefined;
+}
+
+function partTree(parts: readonly HostPart[]): PartNode {
+  const root: PartNode = { label: BOT, kids: undefined };
+  for (const p of parts) {
+    let n = root;
+    for (const key of p.at) {
+      const kids = (n.kids ??= new Map());
+      const k = String(key);
+      let next = kids.get(k);
+      if (next === undefined) kids.set(k, (next = { label: BOT, kids: undefined }));
+      n = next;
+    }
+    n.label = join2(n.label, p.label);
+  }
+  return root;
+}
+
+/** The label of the part {@link fromPart} built last. */
+let partL: Label = BOT;
+
+/**
+ * Builds interpreter values from plain data and the list of its labelled parts, as
+ * {@link readHostParts} gives them and the worker receives them (a structured clone: plain
+ * objects, arrays, dates and primitives only, no getter, no cycle, checked by the host). The
+ * values and labels are those {@link toInternal} gives for the same data with each part wrapped
+ * in `labeled(...)`: a part's label joins into its slot and into every container below it.
+ */
+export function fromHostParts(x: unknown, label: Label, parts: readonly HostPart[]): { v: Val; l: Label } {
+  const v = fromPart(x, label, parts.length === 0 ? undefined : partTree(parts), 0);
+  return { v, l: partL };
+}
+
+/** A part: its own label (a `labeled(...)` at its path) joins into it and everything below it. */
+function fromPart(x: unknown, label: Label, node: PartNode | undefined, depth: number): Val {
+  return node === undefined ? fromPlain(x, label, undefined, depth) : fromPlain(x, join2(label, node.label), node.kids, depth);
+}
+
+function fromPlain(x: unknown, label: Label, kids: Map<string, PartNode> | undefined, depth: number): Val {
+  partL = label;
+  if (typeof x !== "object" || x === null) {
+    if (typeof x === "string") {
+      checkString(x);
+      charge(2 * x.length);
+    }
+    return x as Val;
+  }
+  if (x instanceof Date) return { k: DATE, t: x.getTime(), label };
+  if (depth >= MAX_DEPTH) return throwError("TypeError", `a host value could not be read: the value nests deeper than ${MAX_DEPTH} levels`, label);
+  if (Array.isArray(x)) {
+    checkArrayLength(x.length);
+    charge(16 * x.length + 32);
+    const items = new Array<Val>(x.length);
+    let lbls: Label[] | null = null;
+    for (let i = 0; i < x.length; i++) {
+      items[i] = fromPart(x[i], label, kids?.get(String(i)), depth + 1);
+      if (partL !== BOT) (lbls ??= new Array<Label>(x.length).fill(BOT))[i] = partL;
+    }
+    partL = label;
+    return newArr(items, lbls, label);
+  }
+  const o = newObj(label);
+  for (const k of Object.keys(x)) {
+    const v = fromPart((x as Record<string, unknown>)[k], label, kids?.get(k), depth + 1);
+    o.props.set(k, { v, l: partL });
+  }
+  charge(48 * o.props.size + 64);
+  partL = label;
+  return o;
 }

@@ -9,7 +9,7 @@ import { stringMethods } from "./builtins/string.js";
 import { numberMethods } from "./builtins/number.js";
 import { dateMethods } from "./builtins/date.js";
 import { regexpMethods } from "./builtins/regexp.js";
-import { mapMethods, setMethods } from "./builtins/collections.js";
+import { isColl, mapMethods, refuseOwnProperty, setMethods } from "./builtins/collections.js";
 import { throwError, typeError } from "./errors.js";
 import { join2, mayThrowOn, readElem, readSlot, reshape, stored, withContents, writeElem, writeSlot, writeThrough } from "./rules.js";
 import { charge, checkArrayLength, st } from "./state.js";
@@ -48,6 +48,11 @@ export interface BuiltinEffectNames {
   changing: ReadonlySet<string>;
   /** Call a function given to them (map, replace, JSON.parse, …). */
   callsArgs: ReadonlySet<string>;
+  /**
+   * For each name in `callsArgs`, the argument positions a builtin of that name may call (the
+   * union over every builtin so named); absent: every position (one declares none).
+   */
+  callsAt: ReadonlyMap<string, readonly number[]>;
   /** Either. */
   effectful: ReadonlySet<string>;
 }
@@ -63,25 +68,23 @@ export function builtinEffectNames(globals: Map<string, Val>): BuiltinEffectName
   if (effectNames !== undefined) return effectNames;
   const changing = new Set<string>();
   const callsArgs = new Set<string>();
+  const callsAt = new Map<string, readonly number[]>();
+  const coarse = new Set<string>();
   // An undeclared flag counts as the most a builtin could do (the declared ones are the allowlist).
   const note = (name: string, f: BuiltinFlags) => {
     if (f.writes !== "none") changing.add(name);
-    if (f.calls !== false) callsArgs.add(name);
+    if (f.calls === false) return;
+    callsArgs.add(name);
+    if (f.callsAt === undefined || coarse.has(name)) (coarse.add(name), callsAt.delete(name));
+    else callsAt.set(name, [...new Set([...(callsAt.get(name) ?? []), ...f.callsAt])]);
   };
   for (const table of [stringMethods, numberMethods, arrayMethods, dateMethods, regexpMethods, mapMethods, setMethods]) for (const [name, impl] of table) note(name, impl);
   for (const v of globals.values()) {
     if (!isRef(v) || v.k !== FN) continue;
     for (const [name, s] of v.statics ?? []) if (isRef(s) && s.k === FN) note(name, flagsOf(s));
   }
-  effectNames = { changing, callsArgs, effectful: new Set([...changing, ...callsArgs]) };
+  effectNames = { changing, callsArgs, callsAt, effectful: new Set([...changing, ...callsArgs]) };
   return effectNames;
-}
-
-/** A builtin method or static found without side effects (for the branch-not-taken rule). */
-export function methodOf(v: Val, key: string): Val {
-  if (isRef(v) && v.k === FN) return v.statics?.get(key);
-  const impl = methodTable(v)?.get(key);
-  return impl === undefined ? undefined : bind(key, impl, v, BOT);
 }
 
 /** `obj[key]`, with `objL` the reference's label and `keyL` the key's. Sets `st.l`. */
@@ -89,6 +92,26 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
   // Rule: a key converted from an object (an array, a Date, an Error) is decided by its contents.
   if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
+  if (obj === null || obj === undefined) {
+    return typeError(`Cannot read properties of ${obj} (reading '${toKey(key)}')`, join2(objL, keyL));
+  }
+  return readMember(obj, objL, key, keyL, false);
+}
+
+/**
+ * `obj[key]` as a program reads it, without the read's effects (no throw, no pc): what the
+ * branch-not-taken rule sees at a path, with the label a read there would have. Undefined (label
+ * `objL`) on null and undefined. A method is bound with no receiver label: what calling it may
+ * change is upgraded through its path, whose label the upgrade checks once it is done.
+ */
+export function peekMember(obj: Val, objL: Label, key: string): Val {
+  if (obj === null || obj === undefined) return (st.l = objL), undefined;
+  return readMember(obj, objL, key, BOT, true);
+}
+
+/** The read of getMember on a value that is neither null nor undefined (`peek`: see {@link peekMember}). */
+function readMember(obj: Val, objL: Label, key: Val, keyL: Label, peek: boolean): Val {
+  const method = (table: Map<string, BuiltinImpl>, k: string, o: Val, oL: Label, kL: Label): Val => methodRead(table, k, o, oL, kL, peek);
   if (typeof obj === "object" && obj !== null) {
     if (obj.k === ARR) {
       if (typeof key === "number" && Number.isInteger(key) && key >= 0) return readElem(obj, key, objL, keyL);
@@ -104,7 +127,8 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
       const k = toKey(key);
       // A collection's size is its structure; its own properties are read as an object's.
       if (k === "size") return (st.l = join2(join2(join2(objL, keyL), obj.label), obj.shape)), obj.coll.keys.length;
-      if (!obj.props.has(k) && methodTable(obj)?.has(k)) return method(methodTable(obj)!, k, obj, objL, keyL);
+      // No own property can shadow a method (see refuseOwnProperty).
+      if (methodTable(obj)?.has(k)) return method(methodTable(obj)!, k, obj, objL, keyL);
     }
     if (obj.k === OBJ) return readSlot(obj, toKey(key), objL, st.mutants.keyDropsLabel ? BOT : keyL);
     if (obj.k === FN) {
@@ -129,16 +153,13 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
     if (INDEX.test(k)) return (st.l = join2(objL, keyL)), obj[Number(k)];
     return method(stringMethods, k, obj, objL, keyL);
   }
-  if (obj === null || obj === undefined) {
-    return typeError(`Cannot read properties of ${obj} (reading '${toKey(key)}')`, join2(objL, keyL));
-  }
   return method(methodTable(obj) ?? NO_METHODS, toKey(key), obj, objL, keyL);
 }
 
-function method(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Label, keyL: Label): Val {
+function methodRead(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Label, keyL: Label, peek: boolean): Val {
   const impl = table.get(k);
   st.l = join2(objL, keyL);
-  return impl === undefined ? undefined : bind(k, impl, obj, st.l);
+  return impl === undefined ? undefined : bind(k, impl, obj, peek ? BOT : st.l);
 }
 
 /**
@@ -152,6 +173,7 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
   if (typeof obj !== "object" || obj === null) {
     typeError(`Cannot set properties of ${describe(obj)} (setting '${toKey(key)}')`, join2(objL, keyL));
   }
+  if (isColl(obj)) return refuseOwnProperty(obj, join2(objL, keyL), `Cannot set property '${toKey(key)}'`);
   writeThrough(objL, obj);
   if (computed && (obj.k === OBJ || obj.k === ARR)) reshape(obj);
   if (obj.k === OBJ) return writeSlot(obj, toKey(key), v, vl, keyL);
@@ -192,11 +214,26 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
   typeError(`Cannot set properties of ${describe(obj)}`, join2(objL, keyL));
 }
 
+/**
+ * Whether {@link setMember} on `obj` with `key` may throw a catchable error whatever the value:
+ * anything but a plain object, an array's index, and a regex's lastIndex. For the write not
+ * made (a logical assignment that keeps its value): its throw is decided as the write's is.
+ */
+export function setMayThrow(obj: Val, key: Val): boolean {
+  if (!isRef(obj)) return true;
+  if (obj.k === OBJ) return false;
+  const k = toKey(key);
+  if (obj.k === ARR) return !(typeof key === "number" ? Number.isInteger(key) && key >= 0 : INDEX.test(k));
+  return !(obj.k === RE && k === "lastIndex");
+}
+
 /** `delete obj[key]`. */
 export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): boolean {
   if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
   if (typeof obj !== "object" || obj === null) return typeError(`Cannot delete properties of ${describe(obj)}`, join2(objL, keyL));
+  // A collection has no own properties: nothing to delete, nothing changes (JavaScript's answer).
+  if (isColl(obj)) return true;
   writeThrough(objL, obj);
   if (obj.k === OBJ) {
     obj.props.delete(toKey(key));
@@ -226,6 +263,11 @@ export function hasMember(key: Val, keyL: Label, obj: Val, objL: Label): boolean
   if (typeof obj !== "object" || obj === null) return typeError(`Cannot use 'in' to search for '${toKey(key)}' in ${describe(obj)}`, join2(objL, keyL));
   const k = toKey(key);
   const base = join2(objL, keyL);
+  if (isColl(obj)) {
+    // Its methods and size, whatever it holds: the answer is decided by which kind it is.
+    st.l = base;
+    return k === "size" || methodTable(obj)!.has(k);
+  }
   if (obj.k === OBJ) {
     st.l = st.mutants.hasDropsShape ? join2(base, obj.label) : join2(join2(base, obj.label), obj.shape);
     return obj.props.has(k);

@@ -23,14 +23,14 @@ import { compileBody } from "./compile/statements.js";
 import { TDZ } from "./compile/patterns.js";
 import { hoist, newEnv, newScope } from "./compile/scope.js";
 import { builtinGlobals } from "./builtins/globals.js";
-import { builtinEffectNames, methodOf } from "./members.js";
-import { setMethodLookup, join2, deepLabel, mayThrowOn } from "./rules.js";
-import { toInternal, toPlain, type LabelledPath } from "./convert.js";
+import { builtinEffectNames, peekMember } from "./members.js";
+import { setMemberLookup, join2, deepLabel, mayThrowOn } from "./rules.js";
+import { fromHostParts, toInternal, toPlain, type HostPart, type LabelledPath } from "./convert.js";
 import { throwError } from "./errors.js";
 import { Blocked, LimitExceeded, ProgramThrow, SecurityStop, type Mutants, type ResolvedLimits, charge, resetState, st } from "./state.js";
 import { ARR, BOT, FN, type Arr, type Fn, type Val, toStr, describe, isRef, newObj, OBJ } from "./values.js";
 
-setMethodLookup(methodOf);
+setMemberLookup(peekMember);
 
 /** A request to the host, made by a program calling a host function. */
 export interface HostRequest {
@@ -50,9 +50,11 @@ export interface HostRequest {
  * The host's answer to a request. `failureLabel` on a value: what
  * decided that the call did not fail (a remote server, the network), which the label of its
  * error would have carried; for a tool, untrusted when not given (see {@link callHost}).
+ * `parts` on a value: the value is plain data as `readHostParts` (convert.ts) reads it (the worker's
+ * copy of it) and these are its `labeled(...)` parts; without it, the value may hold them itself.
  */
 export type HostOutcome =
-  | { kind: "value"; value: unknown; label: Label; failureLabel?: Label }
+  | { kind: "value"; value: unknown; label: Label; failureLabel?: Label; parts?: readonly HostPart[] }
   | { kind: "error"; cls: string; message: string; label: Label }
   | { kind: "blocked"; reason: string };
 
@@ -283,7 +285,8 @@ function receive(request: HostRequest, outcome: HostOutcome): Val {
     case "error":
       return throwError(outcome.cls, outcome.message, join2(outcome.label, inputs));
     case "value": {
-      const { v, l } = toInternal(outcome.value, st.mutants.toolResultUnlabeled ? BOT : st.mutants.readerAnswerUnlabeled && name === QUERY ? outcome.label : join2(outcome.label, inputs));
+      const label = st.mutants.toolResultUnlabeled ? BOT : st.mutants.readerAnswerUnlabeled && name === QUERY ? outcome.label : join2(outcome.label, inputs);
+      const { v, l } = outcome.parts === undefined ? toInternal(outcome.value, label) : fromHostParts(outcome.value, label, outcome.parts);
       st.l = l;
       return v;
     }

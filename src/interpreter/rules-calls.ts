@@ -168,7 +168,7 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     const v = f.builtin!(args, argLs, self, selfL);
     // Every text a builtin returns is charged and checked against the string limit.
     if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
-    const l = mine.coarse ? join2(inputsNow(), mine.answers) : st.l;
+    const l = mine.coarse ? join2(inputsNow(), mine.answers) : join2(st.l, fx.calls !== false ? callableArgsLabel(argLs) : BOT);
     st.l = join2(l, decided);
     return v;
   } catch (e) {
@@ -198,6 +198,18 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       st.l = rl;
     }
   }
+}
+
+/**
+ * What a refined builtin that may call its arguments returns also carries every argument's
+ * reference label: which function it was given, or that it was given none (`undefined`, a
+ * string), decided which path it took, and a refinement labels only the parts it read
+ * (`Array.from(xs, c ? f : undefined)`, `JSON.parse(t, c ? f : undefined)`).
+ */
+function callableArgsLabel(argLs: Label[]): Label {
+  let l: Label = BOT;
+  for (const a of argLs) l = join2(l, a ?? BOT);
+  return l;
 }
 
 /** True when `v` is a function value. */

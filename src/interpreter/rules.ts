@@ -201,9 +201,12 @@ export interface SiteEffects {
   heap: Array<{ path: SitePath; key: string | null; deletes: boolean }>;
   /**
    * Calls: the callee's path (null: a builtin method of a local, only its arguments matter), and
-   * whether a data-chosen path could name a function whose effects differ (`chosen`).
+   * whether a data-chosen path could name a function whose effects differ (`chosen`). Where the
+   * function is not chosen (or null), `at` holds the positions any builtin of the method's name
+   * may call (undefined: every one); where it is, the function named decides, and `spread` says
+   * an argument is spread (positions unknown).
    */
-  calls: Array<{ callee: SitePath | null; args: Array<SitePath | "inert" | "opaque">; chosen?: boolean }>;
+  calls: Array<{ callee: SitePath | null; args: Array<SitePath | "inert" | "opaque">; chosen?: boolean; at?: readonly number[]; spread?: boolean }>;
   unknown: boolean;
   breaks: boolean;
   returns: boolean;
@@ -238,17 +241,11 @@ function evalPath(p: SitePath, env: Env): Val {
     v = e.v[p.root.index];
     l = e.l[p.root.index] ?? BOT;
   }
+  // Each key is read as the program reads it (getMember's label rule, a missing key's shape
+  // included): where the region did not run, the heap differs exactly at the paths it writes.
   for (const key of p.keys) {
-    if (!isRef(v)) return (st.l = l), undefined;
-    if (v.k === OBJ && v.props.has(key)) {
-      const slot = v.props.get(key) as { v: Val; l: Label };
-      l = join2(join2(l, v.label), slot.l);
-      v = slot.v;
-    } else if (v.k === ARR && /^\d+$/.test(key)) {
-      const i = Number(key);
-      l = join2(join2(l, v.label), elemLabel(v, i));
-      v = v.items[i];
-    } else v = methodOf(v, key);
+    v = peekMember(v, l, key);
+    l = st.l;
   }
   st.l = l;
   return v;
@@ -277,10 +274,10 @@ export function upgradeObject(target: Val, key: string | null, l: Label, deletes
   else if (target.k === RE && (key !== null || /[gy]/.test(target.flags))) target.label = join2(target.label, l);
 }
 
-/** Looks up a builtin method or static (`arr.push`, `Object.assign`) without side effects. */
-let methodOf: (v: Val, key: string) => Val = () => undefined;
-export function setMethodLookup(fn: (v: Val, key: string) => Val): void {
-  methodOf = fn;
+/** Reads a member as the program would, without the read's effects (members.ts peekMember; set there to keep the stage order). */
+let peekMember: (v: Val, objL: Label, key: string) => Val = () => undefined;
+export function setMemberLookup(fn: (v: Val, objL: Label, key: string) => Val): void {
+  peekMember = fn;
 }
 
 /** Resolves a function value to the effects it may have, for the upgrade of a call not made. */
@@ -395,9 +392,9 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
     seen.paths.push({ path, env, before: null });
     upgradeObject(target, key, l, deletes);
   }
-  for (const { callee, args, chosen } of fx.calls) {
+  for (const { callee, args, chosen, at, spread } of fx.calls) {
     if (callee === null) {
-      upgradeArgs(args, env, l, seen);
+      upgradeArgs(calledArgs(args, at), env, l, seen);
       continue;
     }
     const f = evalPath(callee, env);
@@ -424,8 +421,19 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
         upgradeObject(target, null, l);
       }
     } else upgradeWrites(f, null, l);
-    if (flagsOf(f).calls !== false) upgradeArgs(args, env, l, seen);
+    if (flagsOf(f).calls !== false) upgradeArgs(calledArgs(args, chosen === false ? at : spread === true ? undefined : flagsOf(f).callsAt), env, l, seen);
   }
+}
+
+/**
+ * Rule (positions a builtin may call): an argument at a position the builtin never calls cannot
+ * run, whatever it is (`JSON.parse(v)` calls no `v`, `xs.map(f, v)` no `v`); `at` undefined
+ * (a builtin that declares none, a spread argument): every position may be called.
+ */
+function calledArgs(args: SiteEffects["calls"][number]["args"], at: readonly number[] | undefined): SiteEffects["calls"][number]["args"] {
+  if (at === undefined) return args;
+  const shift = st.mutants.calledPositionShifted ? 1 : 0;
+  return args.filter((_, i) => at.includes(i - shift));
 }
 
 /** The closures passed to a builtin that calls them may run: upgrade their effects too. */
@@ -437,7 +445,12 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
       continue;
     }
     const f = evalPath(a, env);
-    if (!isRef(f) || f.k !== FN) continue;
+    // A path that names no function now may have named one where the region ran (`o.cb = f;
+    // xs.map(o.cb)`): its label decides the floor in both runs alike.
+    if (!isRef(f) || f.k !== FN) {
+      seen.paths.push({ path: a, env, before: null });
+      continue;
+    }
     if (f.builtin !== undefined) {
       // A builtin passed as a callback (`xs.forEach(out.push)`).
       seen.paths.push({ path: a, env, before: st.l });

@@ -74,6 +74,12 @@ export interface BuiltinFlags {
   writes?: "none" | "self" | "arg0" | "seed";
   /** Whether it may call functions passed to it. Undefined: it may. */
   calls?: boolean;
+  /**
+   * When it may call: the argument positions whose functions it may call (JSON.parse's reviver
+   * is [1], map's callback [0]); what it does with the others never runs them. Undefined: every
+   * position.
+   */
+  callsAt?: readonly number[];
   /** `false`: it throws only where it passes the deciding label to mayThrowOn first. Undefined: it may throw on any input. */
   throws?: boolean;
   /** The refinement of the default result rule it follows (see REFINEMENTS in rules-calls.ts). Undefined: the default. */

@@ -34,8 +34,9 @@ export interface RegionEffects {
   /**
    * Calls whose callee is an access path. Each argument is its path, "inert" when it cannot be
    * a function from outside the region (literals, function literals, operators), or "opaque".
+   * `spread`: an argument is spread, so an argument's index need not be its position.
    */
-  calls: Array<{ callee: AccessPath; args: Array<AccessPath | "inert" | "opaque"> }>;
+  calls: Array<{ callee: AccessPath; args: Array<AccessPath | "inert" | "opaque">; spread?: true }>;
   /** Some effect could not be expressed as a path. */
   unknown: boolean;
   /** A break or continue leaves the region. */
@@ -339,7 +340,10 @@ function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], 
     case "CallExpression": {
       const callee = sitePathOf(node.callee, site);
       if (callee === null) fx.unknown = true;
-      else fx.calls.push({ callee, args: node.arguments.map((a) => argumentShape(a, site)) });
+      else {
+        const args = node.arguments.map((a) => argumentShape(a, site));
+        fx.calls.push(node.arguments.some((a) => a.type === "SpreadElement") ? { callee, args, spread: true } : { callee, args });
+      }
       break;
     }
     case "BreakStatement":

@@ -12,6 +12,7 @@ import { mcpToolPolicy } from "./policy.js";
 import { McpToolError, resultValue } from "./result.js";
 import { RestartError } from "./restart.js";
 import { cleanSchema, compiles, parametersOf } from "./schema.js";
+import { mcpToolAttributes } from "../tracing/index.js";
 import type { McpTool, Session } from "./session.js";
 import type { McpToolOverride } from "./types.js";
 
@@ -43,13 +44,14 @@ export interface AdaptInput {
 }
 
 /**
- * What the call layer should make of a failed request: a request timeout may be retried; a
- * connection that is gone, or anything else (a JSON-RPC error), is not.
+ * What the call layer should make of a failed request: a request timeout may be retried (for a
+ * side effect only when the tool is idempotent: the server may have acted); a connection that
+ * is gone, or anything else (a JSON-RPC error), is not.
  */
 function callError(err: unknown, input: AdaptInput): McpToolError {
   const code = (err as { code?: unknown } | null)?.code;
   // A closed session is the server's end, started again (if at all) by the next call, not by a retry.
-  const how = input.session.closedBecause !== undefined ? { retryable: false } : code === "REQUEST_TIMEOUT" ? { retryable: true } : {};
+  const how = input.session.closedBecause !== undefined ? { retryable: false } : code === "REQUEST_TIMEOUT" ? { timedOut: true } : {};
   return new McpToolError(callErrorText(err, input), undefined, how);
 }
 
@@ -59,6 +61,22 @@ function requestMeta(ctx: ToolContext | undefined): Record<string, string> {
   if (ctx?.traceparent !== undefined) meta.traceparent = ctx.traceparent;
   if (ctx?.idempotencyKey !== undefined) meta["sluice/idempotency-key"] = ctx.idempotencyKey;
   return meta;
+}
+
+/** The span attributes of a call to this tool: the session as it is now (a restart makes another). */
+function traceAttributes(input: AdaptInput): Record<string, string | number> {
+  const session = input.session;
+  const t = session.server.transport;
+  const url = t.kind === "http" ? t.url : undefined;
+  const port = url === undefined ? undefined : url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  return mcpToolAttributes({
+    server: session.server.name,
+    tool: input.listed.name,
+    transport: t.kind === "http" ? "http" : "stdio",
+    ...(session.protocolVersion !== undefined ? { protocolVersion: session.protocolVersion } : {}),
+    ...(session.sessionId !== undefined ? { sessionId: session.sessionId } : {}),
+    ...(url !== undefined ? { address: url.hostname, port: port! } : {}),
+  });
 }
 
 function callErrorText(err: unknown, input: AdaptInput): string {
@@ -102,6 +120,8 @@ export function adaptTool(input: AdaptInput): Tool {
     parameters,
     ...(output === undefined ? {} : { returns: output }),
     sideEffect: input.sink,
+    // Only a trusted server's word that a repeat does nothing more lets a timed-out call be retried.
+    idempotent: trusted && input.listed.annotations?.idempotentHint === true,
     label: () => input.resultLabel,
     // A schema no person reviewed is the server's text: messages quoting it are untrusted.
     schemaLabel: trusted || input.view.schemaText ? Label.trusted() : Label.untrusted(`mcp:${server.name}`),
@@ -109,6 +129,7 @@ export function adaptTool(input: AdaptInput): Tool {
     failureLabel: input.resultLabel,
     // One breaker and bucket per server: its tools fail and are rate-limited together.
     resource: `mcp:${server.name}`,
+    traceAttributes: () => traceAttributes(input),
     policy,
     run: async (args: Record<string, unknown>, ctx?: ToolContext) => {
       let result: unknown;

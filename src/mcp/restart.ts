@@ -95,6 +95,9 @@ export function restartable(first: Session, policy: RestartPolicy, hooks: Restar
     get protocolVersion() {
       return current.protocolVersion;
     },
+    get sessionId() {
+      return current.sessionId;
+    },
     get serverInfo() {
       return current.serverInfo;
     },

@@ -9,8 +9,10 @@ import { IFC_META_KEY, PARTS_META_KEY, applyPartLabels, ifcLabel } from "./label
 
 /** A tool call that failed: the server said `isError`, or the call itself failed. */
 export class McpToolError extends Error {
-  /** For the call layer: a request timeout may be tried again. */
+  /** For the call layer: `false` when a retry cannot help (the session is closed). */
   retryable?: boolean;
+  /** For the call layer: the server did not answer in time, so it may still act on the request. */
+  timedOut?: boolean;
   /** For the call layer: `ECONNRESET` when the connection is gone (closed transport, crashed server). */
   code?: string;
 
@@ -18,11 +20,12 @@ export class McpToolError extends Error {
     message: string,
     /** A label a trusted server put on the error; the host joins it into what the program sees. */
     readonly label?: Label,
-    how: { retryable?: boolean; code?: string } = {},
+    how: { retryable?: boolean; timedOut?: boolean; code?: string } = {},
   ) {
     super(message);
     this.name = "McpToolError";
     if (how.retryable !== undefined) this.retryable = how.retryable;
+    if (how.timedOut === true) this.timedOut = true;
     if (how.code !== undefined) this.code = how.code;
   }
 }

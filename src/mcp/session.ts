@@ -39,6 +39,8 @@ export interface Session {
   readonly tools: McpTool[];
   readonly pid?: number;
   readonly protocolVersion?: string;
+  /** The Streamable HTTP session (`Mcp-Session-Id`), when the server gave one. */
+  readonly sessionId?: string;
   readonly serverInfo?: { name: string; version: string };
   /** Why the connection ended, when it did; calls fail with this. */
   readonly closedBecause?: string;
@@ -229,6 +231,10 @@ export async function openSession(server: ResolvedServer, options: SessionOption
     },
     pid,
     protocolVersion: client.getNegotiatedProtocolVersion(),
+    get sessionId() {
+      const id = (transport as { sessionId?: unknown }).sessionId;
+      return typeof id === "string" ? id : undefined;
+    },
     ...(version === undefined ? {} : { serverInfo: { name: version.name, version: version.version } }),
     get closedBecause() {
       return closedBecause;

@@ -5,15 +5,13 @@ import { createPlanChecker, planCheckRounds, type AgentPlanCheckOptions, type Pl
 import { meteredCall, withMeter } from "./meter-context.js";
 import { extractProgram, failureTurn, formatCorrection, programTurn, requestTurn, todayText } from "./planner-messages.js";
 import { plannerFixedPrompt, plannerSystemPrompt } from "./planner-prompt.js";
-import { plannerToolSearch, SEARCH_TOOL, type PlanningSearch, type SearchSession } from "./planner-search.js";
+import { plannerToolSearch, type PlanningSearch, type SearchSession } from "./planner-search.js";
+import { plannerEstimate } from "./planner-estimate.js";
 import type { PriceTable } from "./prices.js";
 import type { ChatMessage, PlannerModel, PlannerResponse } from "./types.js";
 import {
   BudgetExceededError,
   createUsageMeter,
-  estimateTokens,
-  MESSAGE_OVERHEAD_TOKENS,
-  REQUEST_OVERHEAD_TOKENS,
   type Budget,
   type BudgetLimit,
   type UsageMeter,
@@ -165,12 +163,11 @@ export function createAgent(options: AgentOptions): Agent {
   async function askPlanner(messages: readonly ChatMessage[], meter: UsageMeter, session: SearchSession | undefined): Promise<PlannerResponse> {
     const tools = session?.block;
     const searchTool = session?.canSearch === true;
-    const text = system + (tools ?? "") + (searchTool ? JSON.stringify(SEARCH_TOOL) : "") + messages.map((m) => m.content).join("");
-    const inputTokens = estimateTokens(text) + messages.length * MESSAGE_OVERHEAD_TOKENS + REQUEST_OVERHEAD_TOKENS;
-    const estimate = { model: planner.model, role: "planner", inputTokens, maxTokens: planner.maxTokens };
-    return meteredCall(estimate, meter, async ({ signal }) => {
-      const request = tools === undefined ? { system, messages: [...messages], signal } : { system, tools, ...(searchTool ? { searchTool } : {}), messages: [...messages], signal };
-      const response = await planner.complete(request);
+    const request = tools === undefined ? { system, messages: [...messages] } : { system, tools, ...(searchTool ? { searchTool } : {}), messages: [...messages] };
+    // sluice's planners charge the run's meter per attempt themselves (their retries are the call layer's).
+    if (planner.metered === true) return planner.complete(request);
+    return meteredCall(plannerEstimate(planner.model, planner.maxTokens, request), meter, async ({ signal }) => {
+      const response = await planner.complete({ ...request, ...(signal !== undefined ? { signal } : {}) });
       return { value: response, usage: response.usage };
     });
   }

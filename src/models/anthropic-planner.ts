@@ -1,5 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { lazyClient, modelError, textOf, usageFromApi, type AnthropicConnection } from "./anthropic-client.js";
+import { textOf, usageFromApi, type AnthropicConnection } from "./anthropic-client.js";
+import { modelSender } from "./anthropic-calls.js";
+import { plannerEstimate } from "./planner-estimate.js";
 import { SEARCH_TOOL, SEARCH_TOOL_NAME } from "./planner-search.js";
 import type { ChatMessage, PlannerModel, PlannerRequest, PlannerResponse, PlannerSearch } from "./types.js";
 
@@ -43,7 +45,7 @@ export function anthropicPlanner(options: AnthropicPlannerOptions): PlannerModel
   if (typeof options.model !== "string" || options.model === "") throw new TypeError("anthropicPlanner: model must be a non-empty string");
   const maxTokens = options.maxTokens ?? 4096;
   if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new TypeError(`anthropicPlanner: maxTokens must be a positive integer, got ${maxTokens}`);
-  const client = lazyClient(options, "planner");
+  const send = modelSender(options, "planner", "anthropicPlanner");
   const cacheControl: Anthropic.Messages.CacheControlEphemeral =
     options.cacheTtl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
 
@@ -57,14 +59,11 @@ export function anthropicPlanner(options: AnthropicPlannerOptions): PlannerModel
       // The search tool's bytes never change, so the cached prefix (tools, then system) stays the same.
       ...(request.searchTool === true ? { tools: [SEARCH_TOOL as unknown as Anthropic.Messages.Tool] } : {}),
     };
-    try {
-      const message = await client().messages.create(params, { signal: request.signal });
-      const search = request.searchTool === true ? searchOf(message) : undefined;
-      return { text: textOf(message), usage: usageFromApi(message.usage), stopReason: message.stop_reason ?? undefined, ...(search ? { search } : {}) };
-    } catch (err) {
-      throw modelError(err, "planner");
-    }
+    // Charged to the current meter per attempt (the agent's, inside agent.run).
+    const message = await send({ params, estimate: plannerEstimate(options.model, maxTokens, request), ...(request.signal !== undefined ? { signal: request.signal } : {}) });
+    const search = request.searchTool === true ? searchOf(message) : undefined;
+    return { text: textOf(message), usage: usageFromApi(message.usage), stopReason: message.stop_reason ?? undefined, ...(search ? { search } : {}) };
   }
 
-  return { model: options.model, maxTokens, complete };
+  return { model: options.model, maxTokens, metered: true, complete };
 }

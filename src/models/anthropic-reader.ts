@@ -1,8 +1,8 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { NotEnoughInformation } from "../runtime/types.js";
 import type { JsonSchema } from "../tools/types.js";
-import { lazyClient, modelError, textOf, usageFromApi, type AnthropicConnection } from "./anthropic-client.js";
-import { meteredCall } from "./meter-context.js";
+import { textOf, type AnthropicConnection } from "./anthropic-client.js";
+import { modelSender } from "./anthropic-calls.js";
 import { READER_SYSTEM_PROMPT, interpretAnswer, outputFormat } from "./reader-output.js";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, REQUEST_OVERHEAD_TOKENS, type UsageMeter } from "./usage.js";
 import { createSchemaValidator } from "./validate.js";
@@ -48,7 +48,7 @@ export function anthropicReader(options: AnthropicReaderOptions): NamedReader {
   const maxAttempts = options.maxAttempts ?? 3;
   if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new TypeError(`anthropicReader: maxTokens must be a positive integer, got ${maxTokens}`);
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`anthropicReader: maxAttempts must be a positive integer, got ${maxAttempts}`);
-  const client = lazyClient(options, "quarantined reader");
+  const send = modelSender(options, "reader", "anthropicReader");
   const validator = createSchemaValidator();
 
   async function ask(messages: Anthropic.Messages.MessageParam[], format: ReturnType<typeof outputFormat>): Promise<Anthropic.Messages.Message> {
@@ -59,17 +59,8 @@ export function anthropicReader(options: AnthropicReaderOptions): NamedReader {
       inputTokens: estimateTokens(text) + messages.length * MESSAGE_OVERHEAD_TOKENS + REQUEST_OVERHEAD_TOKENS + STRUCTURED_OUTPUT_OVERHEAD_TOKENS,
       maxTokens,
     };
-    return meteredCall(estimate, options.meter, async ({ signal }) => {
-      try {
-        const message = await client().messages.create(
-          { model: options.model, max_tokens: maxTokens, system: READER_SYSTEM_PROMPT, messages, output_config: { format } },
-          { signal },
-        );
-        return { value: message, usage: usageFromApi(message.usage) };
-      } catch (err) {
-        throw modelError(err, "quarantined reader");
-      }
-    });
+    const params = { model: options.model, max_tokens: maxTokens, system: READER_SYSTEM_PROMPT, messages, output_config: { format } };
+    return send({ params, estimate, ...(options.meter !== undefined ? { meter: options.meter } : {}) });
   }
 
   async function query(request: { prompt: string; schema: JsonSchema }): Promise<unknown> {

@@ -15,6 +15,11 @@ export function withMeter<T>(meter: UsageMeter, fn: () => Promise<T>): Promise<T
   return storage.run(meter, fn);
 }
 
+/** Runs `fn` with no current meter (a wrapper that charges a call itself keeps the inner model from charging it again). */
+export function withoutMeter<T>(fn: () => Promise<T>): Promise<T> {
+  return storage.exit(fn);
+}
+
 /** The meter of the run in progress, if any. */
 export function currentMeter(): UsageMeter | undefined {
   return storage.getStore();

@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { NotEnoughInformation, type QuarantinedModel } from "../runtime/types.js";
 import { hashRequest } from "./canonical.js";
+import { withoutMeter } from "./meter-context.js";
 import type { PlannerModel, PlannerResponse } from "./types.js";
 
 /**
@@ -111,7 +112,8 @@ function plannerRecorder(inner: PlannerModel, file: string, mode: RecordMode): P
         if (hit !== undefined) return { ...(hit.response as PlannerResponse) };
         if (mode === "replay") throw miss(file, "planner", key);
       }
-      const response = await inner.complete(request);
+      // The agent charges this wrapper's answer; an inner planner that meters itself must not charge it again.
+      const response = await (inner.metered === true ? withoutMeter(() => inner.complete(request)) : inner.complete(request));
       const summary = { model: inner.model, maxTokens: inner.maxTokens, systemSha256: hashRequest(request.system), messages: request.messages };
       await store.put(key, { role: "planner", request: summary, response });
       return response;

@@ -80,6 +80,12 @@ export interface PlannerModel {
   readonly model: string;
   /** Most output tokens one call may produce: the output part of a call's worst case. */
   readonly maxTokens: number;
+  /**
+   * True when `complete` charges the current usage meter itself, once per attempt (sluice's
+   * `anthropicPlanner`, whose retries are the call layer's); the agent then does not charge
+   * the call again. Otherwise the agent charges each `complete` as one call.
+   */
+  readonly metered?: boolean;
   /** Answers one planner turn. */
   complete(request: PlannerRequest): Promise<PlannerResponse>;
 }

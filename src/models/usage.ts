@@ -20,6 +20,8 @@ export type BudgetLimit = keyof Budget;
 export class BudgetExceededError extends Error {
   /** The limit that would be overshot. */
   readonly limit: BudgetLimit;
+  /** Never tried again by the call layer: a retry would be refused the same way. */
+  readonly retryable = false;
   constructor(limit: BudgetLimit, message: string) {
     super(message);
     this.name = "BudgetExceededError";

@@ -6,6 +6,7 @@ export type { Policy, Effect } from "./types.js";
 export { combineDecisions, strictness, stricter, isDecision } from "./decisions.js";
 export { describeSource, originText, secrecyText, labelText, listText } from "./describe.js";
 export { explainCall, contextText, isFlagged } from "./explain.js";
+export { traceReason } from "./trace-reason.js";
 export type { ArgumentProvenance, CallExplanation } from "./explain.js";
 export {
   requireTrusted,

@@ -1,18 +1,18 @@
 /**
  * The host side of a run: answers a program's requests for tools and the quarantined model,
  * deciding every tool call with the policies before it runs and recording it. What comes back
- * from a tool or the reader is read once into plain data ({@link readHostData}); what a tool is
+ * from a tool or the reader is read once into plain data ({@link readHostParts}); what a tool is
  * given is a copy of the arguments the policies saw, which stay frozen in the record.
  */
 import { Label } from "../labels/index.js";
 import type { HostOutcome, HostRequest } from "../interpreter/program.js";
-import { approvalRequest, decideCall, endorseCall, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
+import { approvalRequest, decideCall, endorseCall, traceReason, withEndorsements, type EndorsementStore, type Permissions } from "../policy/index.js";
 import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { labelParts } from "../tools/output.js";
-import { HostDataError, readHostData, thrownText } from "../interpreter/convert.js";
+import { HostDataError, type HostPart, readHostData, readHostParts, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
-import { createAttemptBudget, createKeyring, newRunKey, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
-import { startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
+import { createAttemptBudget, createKeyring, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
+import { ATTRIBUTES, startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
 
 export { thrownText } from "../interpreter/convert.js";
 import { toolCallView } from "./call-view.js";
@@ -35,6 +35,8 @@ export interface RunLog {
   budget?: AttemptBudget;
   /** Aborted when the run ends: no attempt or wait of its calls outlives it. */
   stop: AbortController;
+  /** Calls started and not yet settled: the run does not end before they do, so what they did is recorded. */
+  inflight: Set<Promise<unknown>>;
 }
 
 /** Host-side settings of a runtime, fixed when it is created. */
@@ -45,6 +47,8 @@ export interface HostConfig extends RuntimeOptions {
   budget?: AttemptLimits;
   /** Watches every call the layer runs (tracing). */
   observer?: CallObserver;
+  /** Put trusted, public arguments on the call's span (`gen_ai.tool.call.arguments`). */
+  traceArguments?: boolean;
 }
 
 /** A tool with its parameters schema compiled. */
@@ -62,13 +66,24 @@ export interface Host {
   /** The most a tool's result or an answer may take, about: the run's memory limit. */
   maxBytes: number;
   /**
-   * Each recorded call's result with its `labeled(...)` parts, for replaying it in a later
-   * attempt (`previous`): the record holds plain data only, and a replay must not lose a part's
-   * label. Keyed by the record object, so only this runtime's own records are found.
+   * Each recorded call's result with its `labeled(...)` parts and the label the program saw, for
+   * replaying it in a later attempt (`previous`): the record holds plain data only, and a replay
+   * must not lose a part's label, nor what a replay of another runtime's record joined in. Keyed
+   * by the record object, so only this runtime's own records are found.
    */
-  results: WeakMap<CallRecord, unknown>;
+  results: WeakMap<CallRecord, SeenResult>;
   /** The tool-call layer: timeouts, retries, breakers and buckets shared by the runtime's runs. */
   layer: CallLayer;
+}
+
+/** A call's result as the program saw it: the data with its parts, and the label of the whole. */
+export interface SeenResult {
+  /** The plain value, frozen: the record's, the label function's and the program's copy. */
+  value: unknown;
+  /** Where its `labeled(...)` parts are. */
+  parts: HostPart[];
+  /** The label of the whole, as the program saw it (a replay's foreign join included). */
+  label: Label;
 }
 
 /** The host side of a new run; `previous` lends its run key, so repeated calls keep their idempotency keys. */
@@ -82,11 +97,17 @@ export function openRun(host: Host, previous?: RunResult): RunLog {
     span: startRunSpan(),
     ...(budget === undefined ? {} : { budget }),
     stop: new AbortController(),
+    inflight: new Set(),
   };
 }
 
-/** Ends the host side of a run: stops what is still in flight, ends its span, and gives the result its run key. */
-export function closeRun(log: RunLog, result: RunResult): RunResult {
+/**
+ * Ends the host side of a run: waits for every call still in flight (a run that ended early,
+ * by a limit in a batch or a worker's death, must not leave a payment recorded as not made),
+ * stops anything later, ends its span, and gives the result its run key.
+ */
+export async function closeRun(log: RunLog, result: RunResult): Promise<RunResult> {
+  while (log.inflight.size > 0) await Promise.allSettled([...log.inflight]);
   log.stop.abort();
   log.span.end({ status: result.status, ...(result.error === undefined ? {} : { error: { kind: result.error.kind } }), calls: log.calls.length });
   return { ...result, runKey: log.keys.runKey };
@@ -133,7 +154,9 @@ async function answerQuery(request: HostRequest, host: Host, log: RunLog): Promi
   }
   let answer: unknown;
   try {
-    answer = readHostData(await reader.query({ prompt, schema: schema as JsonSchema }), { labels: "strip", maxBytes: host.maxBytes });
+    // The reader's model calls go through this runtime's layer (its model:anthropic bucket and breaker), under the run's span, stopped with the run.
+    const asked = withCallScope({ layer: host.layer, parent: log.span, signal: log.stop.signal }, async () => reader.query({ prompt, schema: schema as JsonSchema }));
+    answer = readHostData(await asked, { labels: "strip", maxBytes: host.maxBytes });
   } catch (err) {
     entry.error = err instanceof HostDataError ? `the answer is not plain data: ${err.message}` : thrownText(err);
     if (err instanceof NotEnoughInformation) return { kind: "error", cls: "NotEnoughInformationError", message: thrownText(err), label: Label.trusted() };
@@ -145,7 +168,7 @@ async function answerQuery(request: HostRequest, host: Host, log: RunLog): Promi
     return { kind: "error", cls: "Error", message: `${QUERY}: the answer did not match the schema`, label: Label.trusted() };
   }
   entry.answer = answer;
-  return { kind: "value", value: answer, label: Label.of({ trusted: true, sources: [QUERY] }) };
+  return { kind: "value", value: answer, parts: [], label: Label.of({ trusted: true, sources: [QUERY] }) };
 }
 
 function sameArgs(a: unknown, b: unknown): boolean {
@@ -158,10 +181,26 @@ function sameArgs(a: unknown, b: unknown): boolean {
  * or for a record without keys, the first with the same tool and arguments.
  */
 function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, key: string | undefined, previous: RunResult | undefined): CallRecord | undefined {
+  return earlierCall(tool, args, key, previous, (c) => "result" in c);
+}
+
+/** The earlier attempt's record of this side-effecting call, of those that pass `which`. */
+function earlierCall(tool: Tool<any, any>, args: Record<string, unknown>, key: string | undefined, previous: RunResult | undefined, which: (c: CallRecord) => boolean): CallRecord | undefined {
   if (!tool.sideEffect || previous === undefined) return undefined;
-  const made = (c: CallRecord) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && "result" in c;
+  const made = (c: CallRecord) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && which(c);
   if (key !== undefined && previous.calls.some((c) => typeof c.idempotencyKey === "string")) return previous.calls.find((c) => made(c) && c.idempotencyKey === key);
   return previous.calls.find((c) => made(c) && sameArgs(c.args, args));
+}
+
+/**
+ * A call an earlier attempt made with an unknown outcome (it timed out, and may have acted) is
+ * not made again without a person when its tool said it cannot dedupe by its key
+ * (`idempotent: false`): an allowed call asks, naming why. Other tools are made again with the
+ * same key, which they dedupe by.
+ */
+function unsureBefore(decision: Decision, tool: Tool<any, any>, args: Record<string, unknown>, key: string, previous: RunResult | undefined): Decision {
+  if (decision.kind !== "allow" || tool.idempotent !== false || earlierCall(tool, args, key, previous, (c) => c.outcome === "unknown" && !("result" in c)) === undefined) return decision;
+  return { kind: "ask", reason: `${tool.name} may already have been done: an earlier attempt of this call failed without an answer (it timed out or lost its connection), so making it again could do it twice` };
 }
 
 /**
@@ -210,6 +249,32 @@ function foreignLabel(tool: Tool<any, any>): Label {
   return tool.output === undefined ? replayed.join(Label.of({ readers: [], sources: [`${tool.name} (replayed)`] })) : replayed;
 }
 
+/** Longest argument text put on a span; longer is cut (the record has it whole). */
+const MAX_SPAN_ARGUMENTS = 4096;
+
+/**
+ * The call's span attributes: the tool's own (MCP: server, transport, session) and, only when
+ * the runtime opts in with `traceArguments` and the arguments and the call's context are
+ * trusted and public, the arguments. A span goes to whoever runs the tracing backend, so
+ * nothing private and nothing a stranger wrote goes there; results never do.
+ */
+function spanAttributes(tool: Tool<any, any>, args: Record<string, unknown>, record: CallRecord, host: Host): Record<string, string | number | boolean> {
+  let attrs: Record<string, string | number | boolean> = {};
+  try {
+    const own = tool.traceAttributes?.();
+    if (own !== null && typeof own === "object") attrs = { ...own };
+  } catch {
+    // Tracing is best effort.
+  }
+  const a = record.argsLabel;
+  const c = record.context;
+  if (host.config.traceArguments === true && a?.trusted === true && a.isPublic && c?.trusted === true && c.isPublic) {
+    const text = JSON.stringify(args) ?? "";
+    attrs[ATTRIBUTES.toolArguments] = text.length > MAX_SPAN_ARGUMENTS ? `${text.slice(0, MAX_SPAN_ARGUMENTS - 1)}…` : text;
+  }
+  return attrs;
+}
+
 /**
  * Makes the call through the tool-call layer (timeout, retries, breaker, bucket, budget), the
  * tool getting a fresh copy of the arguments at every attempt: what it does to one cannot
@@ -217,7 +282,7 @@ function foreignLabel(tool: Tool<any, any>): Label {
  */
 async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unknown>, record: CallRecord, host: Host, log: RunLog): Promise<{ result: unknown; failureLabel: Label } | HostOutcome> {
   const resource = tool.resource ?? tool.name;
-  const outcome = await host.layer.executeCall({
+  const call = host.layer.executeCall({
     tool: { ...tool, run: (_: unknown, ctx) => tool.run(structuredClone(args), ctx) },
     args,
     callId: record.callId!,
@@ -229,8 +294,10 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
     failureLabel: failureLabelOf(tool, args),
     signal: log.stop.signal,
     ...(log.budget === undefined ? {} : { budget: log.budget }),
-    trace: { parent: log.span },
+    trace: { parent: log.span, attributes: spanAttributes(tool, args, record, host) },
   });
+  log.inflight.add(call);
+  const outcome = await call.finally(() => log.inflight.delete(call));
   record.attempts = outcome.attempts;
   record.durationMs = outcome.durationMs;
   if (outcome.kind === "limit") {
@@ -241,6 +308,7 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
   if (outcome.kind === "error") {
     record.error = outcome.failure.detail ?? outcome.message;
     record.failure = outcome.failure.kind;
+    if (outcome.failure.outcome === "unknown") record.outcome = "unknown";
     return { kind: "error", cls: outcome.cls, message: outcome.message, label: outcome.label };
   }
   return { result: outcome.value, failureLabel: outcome.failureLabel };
@@ -249,14 +317,19 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
 async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host, log: RunLog): Promise<HostOutcome> {
   const done = doneBefore(tool, args, record.idempotencyKey, previous);
   let result: unknown;
+  // What the program saw of the result when it was first made or replayed, whichever came first.
+  let seen: Label | undefined;
   // A replayed result whose labelled parts are unknown (a record not made by this runtime).
   let partsUnknown = false;
   // What a failure would have carried; a replayed call could have failed the first time too.
   let failureLabel = failedCallLabel(tool, args);
+  const own = done === undefined ? undefined : host.results.get(done);
+  let read: { value: unknown; parts: HostPart[] } | undefined = own;
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
-    partsUnknown = !host.results.has(done);
-    result = partsUnknown ? foreignResult(tool, done.result, args) : host.results.get(done);
+    seen = own?.label;
+    partsUnknown = read === undefined;
+    if (partsUnknown) result = foreignResult(tool, done.result, args);
     record.replayed = true;
   } else {
     const made = await callThroughLayer(tool, args, record, host, log);
@@ -264,51 +337,70 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     result = made.result;
     failureLabel = made.failureLabel;
   }
-  let data: unknown;
-  try {
-    data = readHostData(result, { labels: "keep", maxBytes: host.maxBytes });
-  } catch (err) {
-    const problem = err instanceof HostDataError ? err.message : thrownText(err);
-    record.error = `the result is not plain data: ${problem}`;
-    return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args) };
+  if (read === undefined) {
+    try {
+      // Read once: the plain value (the record's, the label function's, the program's) and where its labelled parts are.
+      read = readHostParts(result, { maxBytes: host.maxBytes });
+    } catch (err) {
+      const problem = err instanceof HostDataError ? err.message : thrownText(err);
+      record.error = `the result is not plain data: ${problem}`;
+      return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args) };
+    }
+    // One copy is shared by the record, the label function and what the program is sent: none may change it.
+    deepFreeze(read.value);
   }
-  const plain = readHostData(data, { labels: "strip" });
-  record.result = plain;
-  host.results.set(record, data);
-  let label: Label;
-  try {
-    label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
-    if (!(label instanceof Label)) label = Label.untrusted(tool.name);
-  } catch {
-    label = Label.untrusted(tool.name);
-  }
+  record.result = read.value;
+  let label = resultLabel(tool, read.value, args);
   // Parts the tool labelled on its own may have been stricter than the whole: assume the worst.
   if (partsUnknown) label = label.join(foreignLabel(tool));
-  return { kind: "value", value: data, label, failureLabel };
+  // A replay of a replay sees what the first replay saw: a foreign join is never forgotten.
+  if (seen !== undefined) label = label.join(seen);
+  host.results.set(record, { value: read.value, parts: read.parts, label });
+  return { kind: "value", value: read.value, parts: read.parts, label, failureLabel };
+}
+
+/** The tool's label for its result; untrusted when it has none or its label function fails. */
+function resultLabel(tool: Tool<any, any>, plain: unknown, args: Record<string, unknown>): Label {
+  try {
+    const label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
+    return label instanceof Label ? label : Label.untrusted(tool.name);
+  } catch {
+    return Label.untrusted(tool.name);
+  }
 }
 
 /**
- * Answers a batch of requests. Every call is decided (and approved) in program order before
- * any runs; then the calls run concurrently. A denial stops the batch there.
+ * Answers a batch of requests. Calls are decided (and approved) in program order, and each
+ * starts as soon as it is admitted, so one may run while the next waits for a person; a denial
+ * stops the batch there. The batch answers only once every started call has settled: a budget
+ * refusal or a host failure of one call is rethrown after the others, so none outlives the run
+ * unrecorded.
  */
 export async function answerAll(requests: HostRequest[], host: Host, log: RunLog, previous?: RunResult): Promise<HostOutcome[]> {
   if (requests.length === 1) return [await answer(requests[0], host, log, previous)];
   const ready: Array<Promise<HostOutcome>> = [];
-  for (const request of requests) {
-    const gate = await admit(request, host, log);
-    if (gate.kind === "outcome") {
-      ready.push(Promise.resolve(gate.outcome));
-      if (gate.outcome.kind === "blocked") break;
-    } else ready.push(gate.run(previous));
+  try {
+    for (const request of requests) {
+      const gate = await admit(request, host, log, previous);
+      if (gate.kind === "outcome") {
+        ready.push(Promise.resolve(gate.outcome));
+        if (gate.outcome.kind === "blocked") break;
+      } else ready.push(gate.run(previous));
+    }
+  } catch (err) {
+    ready.push(Promise.reject(err));
   }
-  return Promise.all(ready);
+  const settled = await Promise.allSettled(ready);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<HostOutcome>).value);
 }
 
 type Gate = { kind: "outcome"; outcome: HostOutcome } | { kind: "run"; run: (previous?: RunResult) => Promise<HostOutcome> };
 
 /** Answers one request: a tool call (decided, maybe approved, run, recorded) or a query. */
 export async function answer(request: HostRequest, host: Host, log: RunLog, previous?: RunResult): Promise<HostOutcome> {
-  const gate = await admit(request, host, log);
+  const gate = await admit(request, host, log, previous);
   return gate.kind === "outcome" ? gate.outcome : gate.run(previous);
 }
 
@@ -343,7 +435,7 @@ async function askApprover(config: HostConfig, call: ToolCall, decision: Decisio
 }
 
 /** Validates, decides and (when asked) gets approval for one request, without running it. */
-async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gate> {
+async function admit(request: HostRequest, host: Host, log: RunLog, previous: RunResult | undefined): Promise<Gate> {
   const done = (outcome: HostOutcome): Gate => ({ kind: "outcome", outcome });
   if (request.name === QUERY) return { kind: "run", run: () => answerQuery(request, host, log) };
   const { tool, parameters } = host.tools.get(request.name)!;
@@ -361,12 +453,14 @@ async function admit(request: HostRequest, host: Host, log: RunLog): Promise<Gat
   const { callId, idempotencyKey } = log.keys.next(tool.name, args);
   const call = toolCallView(tool.name, args, request.parts[0] ?? [], request.context);
   const policy = tool.policy && config.endorsements ? withEndorsements(tool.policy, config.endorsements) : tool.policy;
-  const decision = decideCall(call, { policy, sideEffect: tool.sideEffect, permissions: config.permissions });
+  const decision = unsureBefore(decideCall(call, { policy, sideEffect: tool.sideEffect, permissions: config.permissions }), tool, args, idempotencyKey, previous);
   const record: CallRecord = { tool: tool.name, args, decision: decision.kind, argsLabel: call.label(), context: call.context, callId, idempotencyKey };
   if (decision.kind !== "allow" && decision.reason !== undefined) record.reason = decision.reason;
   log.calls.push(record);
+  // Spans get a reason built from the call's structure: the person's quotes the arguments.
+  const spanReason = traceReason(call, decision);
   const traced = (approved?: boolean) =>
-    traceDecision({ tool: tool.name, callId, decision: decision.kind, ...(approved === undefined ? {} : { approved }), sideEffect: tool.sideEffect, argsTrusted: call.label().trusted && call.context.trusted, ...(decision.reason === undefined ? {} : { reason: decision.reason }), parent: log.span });
+    traceDecision({ tool: tool.name, callId, decision: decision.kind, ...(approved === undefined ? {} : { approved }), sideEffect: tool.sideEffect, argsTrusted: call.label().trusted && call.context.trusted, ...(spanReason === undefined ? {} : { reason: spanReason }), parent: log.span });
   if (decision.kind === "deny") {
     traced();
     return done({ kind: "blocked", reason: decision.reason });

@@ -11,7 +11,7 @@ import { DEFAULT_LIMITS, type Mutants, type ResolvedLimits } from "../interprete
 import { compileHostSchema, createProgramSchemas } from "../tools/schema.js";
 import type { Tool } from "../tools/types.js";
 import { type Host, type HostConfig, type HostTool, HostLimit, QUERY, answerAll, closeRun, openRun, type RunLog, thrownText } from "./host.js";
-import { createAttemptBudget, createCallLayer, type AttemptLimits, type CallObserver } from "../calls/index.js";
+import { createAttemptBudget, createCallLayer, type AttemptLimits, type CallLayer, type CallObserver } from "../calls/index.js";
 import { otelCallObserver } from "../tracing/index.js";
 import type { Limits, RunResult, Runtime, RuntimeOptions } from "./types.js";
 import type { EndorsementStore, Permissions } from "../policy/index.js";
@@ -52,6 +52,18 @@ export interface ExtendedRuntimeOptions extends RuntimeOptions {
   observer?: CallObserver;
   /** Source of the retry jitter, uniform in [0, 1); seed it in simulations. Default Math.random. */
   random?: () => number;
+  /**
+   * Put a call's arguments on its `execute_tool` span as `gen_ai.tool.call.arguments` (the
+   * conventions' opt-in attribute) when they and the call's context are trusted and public.
+   * Off by default; results are never put on spans (docs/tool-calls.md, "What spans carry").
+   */
+  traceArguments?: boolean;
+  /**
+   * A call layer made with `createCallLayer`, instead of one built from `retry`, `breaker`,
+   * `rateLimits`, `random` and `observer` (which must then be left out): share one between
+   * runtimes, or with a planner (`anthropicPlanner({ layer })`), so they share buckets and breakers.
+   */
+  layer?: CallLayer;
 }
 
 /** A runtime whose `run` also takes {@link RunOptions}. */
@@ -126,6 +138,15 @@ function badPrevious(previous: unknown): string | undefined {
   return undefined;
 }
 
+/** `options.layer`, checked: it replaces the options a layer is built from, so those must be absent. */
+function givenLayer(options: ExtendedRuntimeOptions): CallLayer {
+  const layer = options.layer as CallLayer;
+  if (layer === null || typeof layer !== "object" || typeof layer.executeCall !== "function") throw new TypeError("createRuntime: layer must come from createCallLayer(...)");
+  const clash = (["retry", "breaker", "rateLimits", "random", "observer"] as const).filter((k) => options[k] !== undefined);
+  if (clash.length > 0) throw new TypeError(`createRuntime: pass ${clash.join(", ")} to createCallLayer, not beside layer`);
+  return layer;
+}
+
 /** Runtimes made so far: names each one's compiled programs in the workers' caches. */
 let runtimes = 0;
 
@@ -137,7 +158,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   const clock = clockOf(options.now);
   const config: HostConfig = { ...options };
   // Bad layer options throw here, as bad tools do; breakers and buckets outlive each run.
-  const layer = createCallLayer({
+  const layer = options.layer !== undefined ? givenLayer(options) : createCallLayer({
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
@@ -162,7 +183,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
 
   async function run(source: string, runOptions: RunOptions = {}): Promise<RunResult> {
     const log = openRun(host, runOptions?.previous);
-    return closeRun(log, await runProgram(source, runOptions, log));
+    return await closeRun(log, await runProgram(source, runOptions, log));
   }
 
   async function runProgram(source: string, runOptions: RunOptions, log: RunLog): Promise<RunResult> {

@@ -103,6 +103,12 @@ export interface CallRecord {
   idempotencyKey?: string;
   /** Why the call did not return a value, from sluice's fixed set (`timeout`, `tool_error`, …). */
   failure?: string;
+  /**
+   * `"unknown"` when the call failed but may have done its effect: a side-effecting attempt
+   * timed out or lost its connection and was not retried. `run(source, { previous })` asks
+   * before making such a call again.
+   */
+  outcome?: "unknown";
   /** Attempts made, retries included, when the call was made. */
   attempts?: number;
   /** Wall time of the call in milliseconds, waits between attempts included. */

@@ -3,11 +3,13 @@
  * and results as plain data a MessagePort can carry. Labels cross as numbers: each side of a
  * run keeps a table, and a label goes over in full only the first time it is sent, so a run that
  * joins the same few labels over and over sends each once. A tool result's `labeled(...)` parts
- * cross as a list of paths beside the bare value. This file is the one place that converts.
+ * cross as a list of paths beside the bare value (as the host read it, readHostParts), and the
+ * worker builds the program's value from the two (fromHostParts). This file is the one place
+ * that converts.
  */
-import { Label, isLabeled, labeled } from "../labels/index.js";
+import { Label } from "../labels/index.js";
 import type { Execution, HostOutcome, HostRequest } from "../interpreter/program.js";
-import type { LabelledPath } from "../interpreter/convert.js";
+import { type LabelledPath, readHostParts } from "../interpreter/convert.js";
 
 /** A label's parts, as sent the first time. */
 export interface LabelDef {
@@ -40,12 +42,32 @@ export class LabelWriter {
   }
 }
 
+/**
+ * Labels rebuilt so far on this thread, by their parts, across runs. A label is an immutable
+ * value, so runs may share one; what they gain is its memo of joins (labels/label.ts): a run
+ * that joins the same labels a run before it joined answers from the memo, as in-process runs
+ * of one runtime always have. Emptied when it grows past {@link MAX_INTERNED}.
+ */
+const interned = new Map<string, Label>();
+const MAX_INTERNED = 20_000;
+
+function internLabel(d: LabelDef): Label {
+  const key = `${d.trusted ? "t" : "u"}${d.readers === "public" ? "*" : JSON.stringify(d.readers)}${JSON.stringify(d.sources)}`;
+  let l = interned.get(key);
+  if (l === undefined) {
+    if (interned.size >= MAX_INTERNED) interned.clear();
+    l = Label.of({ readers: d.readers, trusted: d.trusted, sources: d.sources });
+    interned.set(key, l);
+  }
+  return l;
+}
+
 /** Rebuilds the labels the other side numbered, within one run. */
 export class LabelReader {
   private table: Label[] = [Label.BOTTOM];
 
   add(defs: readonly LabelDef[]): void {
-    for (const d of defs) this.table[d.id] = Label.of({ readers: d.readers, trusted: d.trusted, sources: d.sources });
+    for (const d of defs) this.table[d.id] = internLabel(d);
   }
 
   get(id: number): Label {
@@ -103,8 +125,9 @@ export function writeOutcome(o: HostOutcome, w: LabelWriter): WireOutcome {
     case "error":
       return { kind: "error", cls: o.cls, message: o.message, label: w.id(o.label) };
     case "value": {
-      const labelled: LabelledAt[] = [];
-      const value = unwrapLabelled(o.value, [], labelled, w);
+      // The host reads every result with its parts listed; a value that still holds its parts is read here.
+      const { value, parts } = o.parts === undefined ? readHostParts(o.value) : { value: o.value, parts: o.parts };
+      const labelled = parts.map((p) => ({ at: p.at, label: w.id(p.label) }));
       const out: WireOutcome = { kind: "value", value, labelled, label: w.id(o.label) };
       if (o.failureLabel !== undefined) out.failureLabel = w.id(o.failureLabel);
       return out;
@@ -119,63 +142,12 @@ export function readOutcome(o: WireOutcome, rd: LabelReader): HostOutcome {
     case "error":
       return { kind: "error", cls: o.cls, message: o.message, label: rd.get(o.label) };
     case "value": {
-      let value = o.value;
-      // Innermost first: wrapping a part replaces it in its parent, so its own parts go before it.
-      for (let i = o.labelled.length - 1; i >= 0; i--) value = wrapAt(value, o.labelled[i], rd);
-      const out: HostOutcome = { kind: "value", value, label: rd.get(o.label) };
+      const parts = o.labelled.map((p) => ({ at: p.at, label: rd.get(p.label) }));
+      const out: HostOutcome = { kind: "value", value: o.value, parts, label: rd.get(o.label) };
       if (o.failureLabel !== undefined) out.failureLabel = rd.get(o.failureLabel);
       return out;
     }
   }
-}
-
-/**
- * The value with each `labeled(v, l)` replaced by `v`, listing where each was, outermost
- * first. Host data (readHostData) is a tree of plain arrays, objects and dates.
- */
-function unwrapLabelled(x: unknown, at: Array<string | number>, out: LabelledAt[], w: LabelWriter): unknown {
-  if (x === null || typeof x !== "object" || x instanceof Date) return x;
-  if (isLabeled(x)) {
-    out.push({ at: [...at], label: w.id(x.label) });
-    return unwrapLabelled(x.value, at, out, w);
-  }
-  if (Array.isArray(x)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      at.push(i);
-      const v = unwrapLabelled(x[i], at, out, w);
-      at.pop();
-      if (v !== x[i]) (copy ??= x.slice())[i] = v;
-    }
-    return copy ?? x;
-  }
-  let copy: Record<string, unknown> | undefined;
-  for (const [k, item] of Object.entries(x)) {
-    at.push(k);
-    const v = unwrapLabelled(item, at, out, w);
-    at.pop();
-    if (v !== item) {
-      copy ??= copyObject(x as Record<string, unknown>);
-      Object.defineProperty(copy, k, { value: v, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  return copy ?? x;
-}
-
-function copyObject(x: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(x)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-  return out;
-}
-
-function wrapAt(root: unknown, part: LabelledAt, rd: LabelReader): unknown {
-  const label = rd.get(part.label);
-  if (part.at.length === 0) return labeled(root, label);
-  let parent = root as Record<string | number, unknown>;
-  for (let i = 0; i < part.at.length - 1; i++) parent = parent[part.at[i]] as Record<string | number, unknown>;
-  const key = part.at[part.at.length - 1];
-  Object.defineProperty(parent, key, { value: labeled(parent[key], label), enumerable: true, writable: true, configurable: true });
-  return root;
 }
 
 /** A run's end as it crosses from the worker. */

@@ -49,6 +49,8 @@ Options:
   --model NAME        planner model for --planner model
   --reader-model NAME reader model for --reader model
   --jobs N            worker threads (default: one per core)
+  --repeat K          run every task K times (default 1): the operator figures give pass^K
+                      and the p50/p99 of run time and tool attempts over them
   --no-baseline       skip the runs with the policies switched off
   --json              print the full report as JSON instead of the table
   --html FILE         also write a self-contained HTML report to FILE
@@ -106,6 +108,7 @@ function parse(argv: readonly string[]) {
         model: { type: "string" },
         "reader-model": { type: "string" },
         jobs: { type: "string" },
+        repeat: { type: "string" },
         "no-baseline": { type: "boolean" },
         json: { type: "boolean" },
         html: { type: "string" },
@@ -138,6 +141,11 @@ export function optionsFrom(
     jobs = /^\d+$/.test(v.jobs) ? Number(v.jobs) : NaN;
     if (!(jobs >= 1)) throw new UsageError(`--jobs must be a whole number of at least 1; got ${JSON.stringify(v.jobs)}`);
   }
+  let repeat: number | undefined;
+  if (v.repeat !== undefined) {
+    repeat = /^\d+$/.test(v.repeat) ? Number(v.repeat) : NaN;
+    if (!(repeat >= 1 && repeat <= 1000)) throw new UsageError(`--repeat must be a whole number from 1 to 1000; got ${JSON.stringify(v.repeat)}`);
+  }
   if (v.html !== undefined && v.html.trim() === "") throw new UsageError("--html needs a file name");
   for (const flag of ["plans", "write-prompts", "import-answers", "reader-requests"] as const) {
     if (v[flag] !== undefined && v[flag]!.trim() === "") throw new UsageError(`--${flag} needs a folder`);
@@ -145,7 +153,7 @@ export function optionsFrom(
   if (v["reader-answers"] !== undefined && v["reader-answers"].trim() === "") throw new UsageError("--reader-answers needs a file");
   const modes = (["plans", "write-prompts", "import-answers"] as const).filter((f) => v[f] !== undefined);
   if (modes.length > 1) throw new UsageError(`--${modes.join(" and --")} do different things; give one`);
-  if (modes.length > 0 && (reader !== "adversarial" || planner !== "reference" || v.html !== undefined)) {
+  if (modes.length > 0 && (reader !== "adversarial" || planner !== "reference" || v.html !== undefined || v.repeat !== undefined)) {
     throw new UsageError("--plans and --write-prompts take only --suite, --attack, --jobs and --json");
   }
   if (v.plans === undefined && v["reader-requests"] !== undefined) throw new UsageError("--reader-requests goes with --plans");
@@ -162,6 +170,7 @@ export function optionsFrom(
     planner,
     ...(models ? { models } : {}),
     ...(jobs === undefined ? {} : { jobs }),
+    ...(repeat === undefined ? {} : { repeat }),
     undefended: v["no-baseline"] !== true,
   };
   return {

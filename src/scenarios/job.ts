@@ -34,6 +34,8 @@ export interface Job {
   probe?: boolean;
   /** Model names for `reader: "model"` / `planner: "model"`. */
   models?: { planner?: string; reader?: string };
+  /** Which of the `--repeat k` runs of this job this is (1 to k); absent without repeats. */
+  rep?: number;
   /** A plan to run instead of the task's reference plan (a corpus plan), with its variant name. */
   plan?: string;
   variant?: string;
@@ -74,6 +76,14 @@ export interface RunRecord {
   seen?: string[];
   /** Runs with the played reader: the requests it had no answer for (the run cannot be measured). */
   unanswered?: UnansweredRequest[];
+  /** Which repeat this was (`--repeat k`), when there were repeats. */
+  rep?: number;
+  /** Tool attempts the run made, retries included. */
+  toolAttempts?: number;
+  /** Wall time of each tool call the layer ran, in ms, waits between attempts included. */
+  toolMs?: number[];
+  /** US dollars of the model calls, for runs with a planner model. */
+  cost?: number;
   ms: number;
 }
 
@@ -133,6 +143,7 @@ interface Outcome {
   result?: RunResult;
   calls: RunResult["calls"];
   answer: unknown;
+  cost?: number;
 }
 
 async function execute(job: Job, suite: ScenarioSuite, task: UserTask<unknown>, runtime: ReturnType<typeof createRuntime>, reader: QuarantinedModel): Promise<Outcome> {
@@ -145,7 +156,7 @@ async function execute(job: Job, suite: ScenarioSuite, task: UserTask<unknown>, 
   const run = await agent.run(task.prompt);
   const calls = run.attempts.flatMap((a) => a.result.calls);
   if (run.result === undefined) throw new Error(`the planner did not produce a program for ${suite.name}/${task.id}: ${run.stop.message}`);
-  return { result: run.result, calls, answer: run.status === "completed" ? run.result.value : undefined };
+  return { result: run.result, calls, answer: run.status === "completed" ? run.result.value : undefined, cost: run.usage.cost };
 }
 
 function errorText(job: Job, result: RunResult | undefined): string | undefined {
@@ -202,11 +213,14 @@ async function attempt(job: Job, suite: ScenarioSuite, started: number): Promise
     stops: stoppedCalls(outcome.calls, capture, suite.policies),
     ...(job.probe === true ? { seen: seenPlaces(suite, outcome, result?.queries ?? []) } : {}),
     ...(played !== undefined && played.unanswered.length > 0 ? { unanswered: played.unanswered } : {}),
+    toolAttempts: outcome.calls.reduce((n, c) => n + (c.attempts ?? 0), 0),
+    toolMs: outcome.calls.flatMap((c) => (c.durationMs === undefined ? [] : [c.durationMs])),
+    ...(outcome.cost === undefined ? {} : { cost: outcome.cost }),
     ms: Date.now() - started,
   };
 }
 
-function identity(job: Job): Pick<RunRecord, "suite" | "userTask" | "variant" | "injectionTask" | "attack" | "defense" | "approve" | "probe"> {
+function identity(job: Job): Pick<RunRecord, "suite" | "userTask" | "variant" | "injectionTask" | "attack" | "defense" | "approve" | "probe" | "rep"> {
   return {
     suite: job.suite,
     userTask: job.userTask,
@@ -216,6 +230,7 @@ function identity(job: Job): Pick<RunRecord, "suite" | "userTask" | "variant" | 
     defense: job.defense,
     approve: job.approve,
     ...(job.probe === true ? { probe: true } : {}),
+    ...(job.rep === undefined ? {} : { rep: job.rep }),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { kindOf, percent, type Figures, type Rate } from "./summary.js";
 import type { ScenarioReport } from "./runner.js";
+import type { OperatorRow } from "./operator.js";
 
 function cell(r: Rate | undefined): string {
   if (r === undefined) return "–";
@@ -58,10 +59,31 @@ function attackTable(report: ScenarioReport): string[] {
   return lines;
 }
 
+const ms = (v: number | undefined): string => (v === undefined ? "–" : `${Math.round(v)} ms`);
+const num = (v: number | undefined): string => (v === undefined ? "–" : String(v));
+
+function operatorRow(name: string, f: OperatorRow): string {
+  const pass = f.passK === undefined ? "–" : `${(f.passK * 100).toFixed(1)}%`;
+  const cost = f.costPerTask === 0 ? "–" : `$${f.costPerTask.toFixed(4)}`;
+  const cells = [name, String(f.runs), `${(f.successRate * 100).toFixed(1)}%`, pass, `${ms(f.runTimeP50)} / ${ms(f.runTimeP99)}`, `${num(f.toolAttemptsP50)} / ${num(f.toolAttemptsP99)}`, `${ms(f.toolLatencyP50)} / ${ms(f.toolLatencyP99)}`, cost, String(f.blockedSendsUnderAttack)];
+  return `| ${cells.join(" | ")} |`;
+}
+
+/** What an operator watches, over the runs without attack (and the attack runs' blocked sends). */
+function operatorTable(report: ScenarioReport): string[] {
+  const o = report.operator;
+  const head = ["Suite", "Runs", "Success", `pass^${o.k}`, "Run time p50 / p99", "Tool attempts per run p50 / p99", "Tool latency p50 / p99", "Cost per task run", "Blocked sends under attack"];
+  const lines = [`| ${head.join(" | ")} |`, `|---|${head.slice(1).map(() => "---:").join("|")}|`];
+  for (const [suite, f] of Object.entries(o.bySuite)) lines.push(operatorRow(suite, f));
+  lines.push(operatorRow("**overall**", o.overall));
+  return lines;
+}
+
 /** The user tasks that did not complete without attack, and why: the price of the defense. */
 function stoppedWithoutAttack(report: ScenarioReport): string[] {
   const lines: string[] = [];
-  for (const r of report.runs.filter((x) => kindOf(x) === "benign" && !x.utility)) {
+  // With --repeat, each task once: its first run.
+  for (const r of report.runs.filter((x) => kindOf(x) === "benign" && !x.utility && (x.rep ?? 1) === 1)) {
     const stop = r.stops[0];
     const how = stop === undefined ? r.status : stop.decision === "deny" ? `denied at ${stop.tool}` : `asked at ${stop.tool}, not approved`;
     lines.push(`- ${r.suite}/${r.userTask}: ${how}${r.status === "error" ? ` — ${r.error}` : ""}`);
@@ -93,6 +115,10 @@ export function formatMarkdown(report: ScenarioReport): string {
     "### By attack",
     "",
     ...attackTable(report),
+    "",
+    `### Operator figures (runs without attack${report.operator.k > 1 ? `, each task ${report.operator.k} times` : ""})`,
+    "",
+    ...operatorTable(report),
     "",
   ];
   const stopped = stoppedWithoutAttack(report);

@@ -10,6 +10,7 @@ import { figures, suiteFigures, type Figures, type SuiteFigures } from "./summar
 import { suiteNamed, suites as bundled } from "./suites/index.js";
 import type { ScenarioSuite } from "./types.js";
 import { problemText, validateSuite } from "./validate.js";
+import { operatorReport, type OperatorReport } from "./operator.js";
 
 /** Options of {@link runScenarios}. */
 export interface ScenarioOptions {
@@ -33,6 +34,8 @@ export interface ScenarioOptions {
   jobs?: number;
   /** Use worker threads (default: when running from the built JavaScript). */
   threads?: boolean;
+  /** Runs of every job (probes run once), for pass^k and the spread of run times. Default 1. */
+  repeat?: number;
   /** Called after each run. */
   onRecord?: (record: RunRecord, done: number, total: number) => void;
 }
@@ -49,6 +52,8 @@ export interface ReportSettings {
   threads: boolean;
   /** Benign runs decline every ask (no person is there, as in AgentDojo); a second run approves every ask. */
   approvals: string;
+  /** Runs of every job (probes once). */
+  repeat: number;
 }
 
 /** The result of {@link runScenarios}. */
@@ -56,6 +61,8 @@ export interface ScenarioReport {
   settings: ReportSettings;
   suites: SuiteFigures[];
   overall: Figures;
+  /** What an operator watches: success, pass^k, run time, tool attempts and latency, blocked sends. */
+  operator: OperatorReport;
   /** Every run, in matrix order. */
   runs: RunRecord[];
   /** Every broken scenario or plan, one line each, naming the task. */
@@ -92,6 +99,7 @@ function brokenRecord(job: Job, error: string): RunRecord {
 
 function matrix(suites: readonly ScenarioSuite[], attackNames: readonly string[], options: ScenarioOptions): Plan {
   const out: Plan = { jobs: [], broken: [] };
+  const k = options.repeat ?? 1;
   const base = { reader: options.reader ?? "adversarial", planner: options.planner ?? "reference", ...(options.models ? { models: options.models } : {}) } as const;
   for (const suite of suites) {
     const problems = validateSuite(suite);
@@ -100,7 +108,8 @@ function matrix(suites: readonly ScenarioSuite[], attackNames: readonly string[]
     const add = (job: Job, ids: string[]) => {
       const found = [whole, ...ids.map((id) => problems.get(id))].flatMap((p, i) => (p === undefined ? [] : [problemText(name, i === 0 ? "" : ids[i - 1], p)]));
       if (found.length > 0) out.broken.push(brokenRecord(job, found.join(" | ")));
-      else out.jobs.push(job);
+      else if (k === 1 || job.probe === true) out.jobs.push(job);
+      else for (let rep = 1; rep <= k; rep++) out.jobs.push({ ...job, rep });
     };
     if (whole !== undefined) {
       out.broken.push(brokenRecord({ suite: name, userTask: "(suite)", defense: true, approve: false, ...base }, problemText(name, "", whole)));
@@ -131,6 +140,8 @@ function matrix(suites: readonly ScenarioSuite[], attackNames: readonly string[]
 /** Runs the scenario matrix and sums it up. Bad suites or plans become error records; the rest still run. */
 export async function runScenarios(options: ScenarioOptions = {}): Promise<ScenarioReport> {
   const started = Date.now();
+  const repeat = options.repeat ?? 1;
+  if (!(Number.isInteger(repeat) && repeat >= 1)) throw new Error(`repeat must be a whole number of at least 1, got ${JSON.stringify(options.repeat)}`);
   const suites = resolveSuites(options.suites);
   const attackNames = (options.attacks ?? allAttacks.map((a) => a.name)).map((n) => attackNamed(n).name);
   const plan = matrix(suites, attackNames, options);
@@ -164,9 +175,11 @@ export async function runScenarios(options: ScenarioOptions = {}): Promise<Scena
       workers: threads ? workers : 1,
       threads,
       approvals: APPROVALS,
+      repeat,
     },
     suites: summaries,
     overall: figures(runs),
+    operator: operatorReport(runs, repeat),
     runs,
     errors: [...new Set(runs.filter((r) => r.status === "error" && r.error !== undefined).map((r) => r.error as string))],
     startedAt: new Date(started).toISOString(),

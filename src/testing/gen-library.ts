@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { type Alternative, choose, numLeaf, strLeaf } from "./gen-expressions.js";
+import { calledPositionArb } from "./gen-positions.js";
 import type { StmtScope } from "./gen-statements.js";
 
 const w = (weight: number, arbitrary: fc.Arbitrary<string>, tag?: string): Alternative => ({ weight, arbitrary, tag });
@@ -55,6 +56,22 @@ export function libraryStatementArb(sc: StmtScope): fc.Arbitrary<string> {
     fc.tuple(d, n, s).map(([k, a, b]) => `{ const c0 = new Map([["k", ${a}]]); if (${k}) c0.set(${b}, 2); w = Object.keys(Object.fromEntries(c0)).join("").slice(0, 16); }`),
     fc.tuple(v, d, n).map(([x, k, a]) => `{ const c0 = new Set(); if (${k}) c0.add(${a}); c0.add(1); ${x} = Array.from(c0)[0]; }`),
   );
+  // Round 4's shapes: a collection built from a source data made empty, nullish or a string; a
+  // method read where data decided which entries exist; forEach given a callback data chose, or
+  // none; an optional callback data made undefined or a string (the builtin's default path).
+  const round4 = fc.oneof(
+    fc.tuple(v, d, s).map(([x, k, b]) => `${x} = new Set(${k} ? "" : ${b}).size;`),
+    fc.tuple(v, d, n).map(([x, k, a]) => `{ const c0 = new Map(${k} ? [[1, ${a}]] : undefined); ${x} = c0.size + (c0.has(1) ? 1 : 0); }`),
+    fc.tuple(v, d).map(([x, k]) => `{ let n0 = 0; for (const c1 of new Set(${k} ? null : "ab")) n0 = n0 + 1; ${x} = n0; }`),
+    fc.tuple(v, d, s).map(([x, k, b]) => `{ const c0 = new Map(); if (${k}) c0.set("get", ${b}); ${x} = (typeof c0.get === "function" ? 1 : 0) + ("set" in c0 ? 2 : 0); }`),
+    fc.tuple(v, d).map(([x, k]) => `{ const c0 = new Set(); c0.forEach(${k} ? Math.random : Math.abs); ${x} = Math.floor(Math.random() * 3); }`),
+    fc.tuple(v, d, n).map(([x, k, a]) => `{ let n0 = 0; const c0 = new Map(); const f0 = () => { n0 = ${a}; }; c0.forEach(${k} ? f0 : Math.abs); ${x} = n0; }`),
+    fc.tuple(v, d).map(([x, k]) => `{ const c0 = new Map(); if (${k}) c0.set(1, 1); try { c0.forEach(undefined); ${x} = 1; } catch { ${x} = 2; } }`),
+    fc.tuple(v, d, n).map(([x, k, a]) => `${x} = Array.from([${a}, 2], ${k} ? (p0) => p0 * 2 : undefined)[0];`),
+    fc.tuple(v, d, n).map(([x, k, a]) => `${x} = [10, ${a}, 1].toSorted(${k} ? (p, q) => p - q : undefined)[1];`),
+    fc.tuple(v, d, n).map(([x, k, a]) => `{ const xs0 = [10, ${a}, 1]; xs0.sort(${k} ? (p, q) => p - q : undefined); ${x} = xs0[1]; }`),
+    fc.tuple(v, d).map(([x, k]) => `${x} = JSON.parse("[1]", ${k} ? (key, val) => (typeof val === "number" ? val * 2 : val) : "none")[0];`),
+  );
   // Whether it throws is decided by the data (a bad length, an index out of range, a function).
   const throwing = fc.oneof(
     fc.tuple(n, v).map(([a, x]) => `try { ${x} = Array(${a}).length; } catch { ${x} = -1; }`),
@@ -66,6 +83,8 @@ export function libraryStatementArb(sc: StmtScope): fc.Arbitrary<string> {
     [
       w(4, read),
       w(4, coll, "collections"),
+      w(2, round4, "absent-callback"),
+      w(2, calledPositionArb(sc), "called-position"),
       w(3, fc.tuple(d, read).map(([k, r]) => `if (${k}) { ${r} }`)),
       w(2, throwing, "throw"),
       w(1, fc.tuple(d, read, read).map(([k, r, q]) => `if (${k}) { ${r} } else { ${q} }`)),

@@ -87,6 +87,16 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
   retry?: RetryOptions;
   /** How fast this tool may be called. */
   rateLimit?: RateLimitOptions;
+  /**
+   * Whether making the call again with the same `ctx.idempotencyKey` does its effect at most once,
+   * for a side effect whose attempt may have acted (a timeout, a connection lost after sending).
+   * Unset (the default): as the contract says, such an attempt is retried with the same key, which
+   * the tool dedupes by. `true`: retried too, but only once the timed-out attempt has ended (a
+   * value it ends with is the call's). `false`: the tool cannot dedupe (an MCP tool unless a
+   * trusted server annotates it idempotentHint): not retried, the outcome is recorded as
+   * `"unknown"`, and `previous` asks a person before making the call again.
+   */
+  idempotent?: boolean;
   /** Worst-case US dollars one attempt may cost (a paid API), checked against the budget before each attempt. */
   costPerAttempt?: number;
   /**
@@ -106,6 +116,11 @@ export interface ToolSpec<A = Record<string, unknown>, R = unknown> {
    * for an MCP server's tools, which fail and are rate-limited together). Default its name.
    */
   resource?: string;
+  /**
+   * Attributes for the span of each call (read when the call starts): what an operator needs to
+   * find the server (MCP: method, server, transport, session). Never arguments or results.
+   */
+  traceAttributes?: () => Readonly<Record<string, string | number | boolean>>;
 }
 
 /** A tool after {@link defineTool}: its spec with defaults filled in. */
@@ -175,6 +190,7 @@ export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolS
   if (spec.costPerAttempt !== undefined && !(typeof spec.costPerAttempt === "number" && spec.costPerAttempt >= 0 && Number.isFinite(spec.costPerAttempt))) {
     throw new TypeError(`defineTool(${spec.name}).costPerAttempt must be a non-negative number of dollars, got ${JSON.stringify(spec.costPerAttempt)}`);
   }
+  if (spec.idempotent !== undefined && typeof spec.idempotent !== "boolean") throw new TypeError(`defineTool(${spec.name}).idempotent must be true or false, got ${JSON.stringify(spec.idempotent)}`);
   if (spec.resource !== undefined && (typeof spec.resource !== "string" || spec.resource === "")) throw new TypeError(`defineTool(${spec.name}).resource must be a non-empty string such as "mcp:files"`);
   for (const key of ["schemaLabel", "failureLabel"] as const) {
     if (spec[key] !== undefined && !(spec[key] instanceof Label)) throw new TypeError(`defineTool(${spec.name}).${key} must be a Label, e.g. Label.untrusted("mcp:server")`);

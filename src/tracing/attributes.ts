@@ -9,6 +9,8 @@ export const A = {
   conversationId: "gen_ai.conversation.id",
   requestModel: "gen_ai.request.model",
   responseModel: "gen_ai.response.model",
+  responseId: "gen_ai.response.id",
+  tokenType: "gen_ai.token.type",
   maxTokens: "gen_ai.request.max_tokens",
   finishReasons: "gen_ai.response.finish_reasons",
   inputTokens: "gen_ai.usage.input_tokens",
@@ -33,15 +35,26 @@ export const A = {
   mcpProtocol: "mcp.protocol.version",
   jsonrpcId: "jsonrpc.request.id",
   networkTransport: "network.transport",
+  networkProtocol: "network.protocol.name",
+  mcpServer: "sluice.mcp.server",
+  mcpTool: "sluice.mcp.tool",
+  toolArguments: "gen_ai.tool.call.arguments",
   serverAddress: "server.address",
   serverPort: "server.port",
 } as const;
 
-/** MCP attributes of a `tools/call`, for {@link CallRequest.trace}'s `attributes` (phase 2: src/mcp fills them). */
-export function mcpToolAttributes(m: { sessionId?: string; protocolVersion?: string; requestId?: string | number; transport: "stdio" | "http"; address?: string; port?: number }): Record<string, string | number> {
+/**
+ * MCP attributes of a `tools/call` (the MCP conventions' client attributes, added to the
+ * `execute_tool` span as they ask when an outer GenAI span exists), with the configured server
+ * name and the server's own name of the tool under `sluice.mcp.*`: the conventions name neither.
+ */
+export function mcpToolAttributes(m: { server?: string; tool?: string; sessionId?: string; protocolVersion?: string; requestId?: string | number; transport: "stdio" | "http"; address?: string; port?: number }): Record<string, string | number> {
   return {
     [A.mcpMethod]: "tools/call",
     [A.networkTransport]: m.transport === "stdio" ? "pipe" : "tcp",
+    ...(m.transport === "http" ? { [A.networkProtocol]: "http" } : {}),
+    ...(m.server !== undefined ? { [A.mcpServer]: m.server } : {}),
+    ...(m.tool !== undefined ? { [A.mcpTool]: m.tool } : {}),
     ...(m.sessionId !== undefined ? { [A.mcpSession]: m.sessionId } : {}),
     ...(m.protocolVersion !== undefined ? { [A.mcpProtocol]: m.protocolVersion } : {}),
     ...(m.requestId !== undefined ? { [A.jsonrpcId]: String(m.requestId) } : {}),

@@ -47,3 +47,15 @@ export function endSpan(span: Span | undefined, errorType?: string, description?
   }
   span.end();
 }
+
+/** The events of a call's attempts on its span: one when an attempt after the first starts, one per retry. */
+export function attemptEvents(span: Span | undefined): { attempt(n: number): void; retry(n: number, waitMs: number, kind: string): void } {
+  return {
+    attempt(n) {
+      if (n > 1) span?.addEvent("sluice.attempt", { "sluice.attempts": n });
+    },
+    retry(n, waitMs, kind) {
+      span?.addEvent("sluice.retry", { "sluice.failed_attempt": n, "sluice.wait_ms": waitMs, "error.type": kind });
+    },
+  };
+}

@@ -10,6 +10,8 @@ interface Instruments {
   decisions: Counter;
   blockedSends: Counter;
   toolDuration: Histogram;
+  modelDuration: Histogram;
+  modelTokens: Histogram;
 }
 
 let instruments: Instruments | null | undefined;
@@ -27,6 +29,9 @@ export function meters(): Instruments | undefined {
       decisions: meter.createCounter("sluice.tool.decisions", { description: "Tool calls decided, by tool and decision (allow, deny, ask)", unit: "{call}" }),
       blockedSends: meter.createCounter("sluice.blocked_sends", { description: "Side-effecting calls refused: denied, or asked and not approved", unit: "{call}" }),
       toolDuration: meter.createHistogram("sluice.tool.duration", { description: "Time from the first attempt of a tool call to its outcome, retries included", unit: "s" }),
+      // The GenAI conventions' client metrics, one measurement per model call (retries included).
+      modelDuration: meter.createHistogram("gen_ai.client.operation.duration", { description: "GenAI operation duration", unit: "s" }),
+      modelTokens: meter.createHistogram("gen_ai.client.token.usage", { description: "Number of input and output tokens used", unit: "{token}" }),
     };
   }
   return instruments ?? undefined;

@@ -5,7 +5,7 @@
  */
 import type { CallInfo, CallObservation, CallObserver, CallOutcome } from "../calls/types.js";
 import { A } from "./attributes.js";
-import { endSpan, startSpan, traceparentOf } from "./handle.js";
+import { attemptEvents, endSpan, startSpan, traceparentOf } from "./handle.js";
 import { meters } from "./metrics.js";
 import { otel } from "./otel.js";
 
@@ -40,12 +40,7 @@ export function otelCallObserver(): CallObserver {
       const traceparent = traceparentOf(span);
       return {
         ...(traceparent !== undefined ? { traceparent } : {}),
-        attempt(n) {
-          if (n > 1) span?.addEvent("sluice.attempt", { [A.attempts]: n });
-        },
-        retry(n, waitMs, kind) {
-          span?.addEvent("sluice.retry", { "sluice.failed_attempt": n, "sluice.wait_ms": waitMs, "error.type": kind });
-        },
+        ...attemptEvents(span),
         end(outcome) {
           span?.setAttribute(A.attempts, outcome.attempts);
           const errorType = errorTypeOf(outcome);

@@ -1,7 +1,7 @@
 /**
  * The figures an operator watches over a scenario report, as pure functions of its runs
- * (phase 2 feeds them from `sluice scenarios --repeat k`): success rate, pass^k, cost per task
- * run, tool latency p50/p99, and blocked sends.
+ * (`sluice scenarios --repeat k` feeds them): success rate, pass^k, cost per task run, run time,
+ * tool attempts and tool latency p50/p99, and blocked sends.
  */
 
 /** One run of one task. */
@@ -15,6 +15,10 @@ export interface TaskRun {
   toolLatenciesMs?: readonly number[];
   /** Side-effecting calls refused (denied, or asked and not approved). */
   blockedSends?: number;
+  /** Wall time of the run, in ms. */
+  durationMs?: number;
+  /** Tool attempts the run made, retries included. */
+  toolAttempts?: number;
 }
 
 /** The figures of one suite, or of all. */
@@ -30,6 +34,12 @@ export interface OperatorFigures {
   /** Tool-call latency percentiles, ms (nearest rank); undefined without calls. */
   toolLatencyP50: number | undefined;
   toolLatencyP99: number | undefined;
+  /** Run wall-time percentiles, ms (nearest rank); undefined for runs that do not say. */
+  runTimeP50: number | undefined;
+  runTimeP99: number | undefined;
+  /** Percentiles of the tool attempts one run made (retries included). */
+  toolAttemptsP50: number | undefined;
+  toolAttemptsP99: number | undefined;
   blockedSends: number;
 }
 
@@ -64,6 +74,8 @@ function figures(runs: readonly TaskRun[], k: number): OperatorFigures {
   let cost = 0;
   let blocked = 0;
   const latencies: number[] = [];
+  const times: number[] = [];
+  const attempts: number[] = [];
   for (const r of runs) {
     const key = `${r.suite}\u0000${r.task}`;
     const t = byTask.get(key) ?? { n: 0, c: 0 };
@@ -74,6 +86,8 @@ function figures(runs: readonly TaskRun[], k: number): OperatorFigures {
     cost += r.cost ?? 0;
     blocked += r.blockedSends ?? 0;
     latencies.push(...(r.toolLatenciesMs ?? []));
+    if (r.durationMs !== undefined) times.push(r.durationMs);
+    if (r.toolAttempts !== undefined) attempts.push(r.toolAttempts);
   }
   const eligible = [...byTask.values()].filter((t) => t.n >= k);
   return {
@@ -84,6 +98,10 @@ function figures(runs: readonly TaskRun[], k: number): OperatorFigures {
     costPerTask: runs.length === 0 ? 0 : cost / runs.length,
     toolLatencyP50: percentile(latencies, 50),
     toolLatencyP99: percentile(latencies, 99),
+    runTimeP50: percentile(times, 50),
+    runTimeP99: percentile(times, 99),
+    toolAttemptsP50: percentile(attempts, 50),
+    toolAttemptsP99: percentile(attempts, 99),
     blockedSends: blocked,
   };
 }

@@ -48,14 +48,34 @@ export function startRunSpan(o: { agentName?: string; conversationId?: string; p
 
 /** A started `chat <model>` span. */
 export interface ChatSpan extends SpanHandle {
-  end(result: { usage?: ChatUsage; responseModel?: string; finishReason?: string; errorType?: string }): void;
+  end(result: ChatResult): void;
+}
+
+/** How a model call ended, for its span. */
+export interface ChatResult {
+  usage?: ChatUsage;
+  responseModel?: string;
+  responseId?: string;
+  finishReason?: string;
+  /** The provider's error code (`"overloaded_error"`) or the error's class, when the call failed. */
+  errorType?: string;
+}
+
+/** Where the model API is, for `server.address` and `server.port`. */
+export interface ChatServer {
+  address: string;
+  port?: number;
 }
 
 /** Starts the `chat <model>` span of one model call (CLIENT: the model is remote). */
-export function startChatSpan(o: { model: string; provider?: string; role?: "planner" | "reader"; maxTokens?: number; parent?: unknown }): ChatSpan {
+export function startChatSpan(o: { model: string; provider?: string; role?: "planner" | "reader"; maxTokens?: number; server?: ChatServer; parent?: unknown }): ChatSpan {
   const attrs: Record<string, string | number> = { [A.operation]: "chat", [A.provider]: o.provider ?? "anthropic", [A.requestModel]: o.model };
   if (o.maxTokens !== undefined) attrs[A.maxTokens] = o.maxTokens;
   if (o.role !== undefined) attrs[A.role] = o.role;
+  if (o.server !== undefined) {
+    attrs[A.serverAddress] = o.server.address;
+    if (o.server.port !== undefined) attrs[A.serverPort] = o.server.port;
+  }
   const h = startSpan(`chat ${o.model}`, "client", attrs, o.parent);
   if (h === NO_SPAN) return { ...NO_SPAN, end() {} };
   return {
@@ -71,6 +91,7 @@ export function startChatSpan(o: { model: string; provider?: string; role?: "pla
           s.setAttribute(A.cacheWrite, r.usage.cacheWrite);
         }
         if (r.responseModel !== undefined) s.setAttribute(A.responseModel, r.responseModel);
+        if (r.responseId !== undefined) s.setAttribute(A.responseId, r.responseId);
         if (r.finishReason !== undefined) s.setAttribute(A.finishReasons, [r.finishReason]);
       }
       endSpan(s, r.errorType);
@@ -86,6 +107,10 @@ export interface DecisionInfo {
   approved?: boolean;
   sideEffect: boolean;
   argsTrusted: boolean;
+  /**
+   * Exported as `sluice.reason`: public, trusted text only (policy's `traceReason`: the flagged
+   * argument names and label kinds), never the person's explanation, which quotes arguments.
+   */
   reason?: string;
   parent?: unknown;
 }

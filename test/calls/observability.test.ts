@@ -62,7 +62,7 @@ describe("a failed call, as the program sees it", () => {
 
   it("a success after retries is the same, to the program, as a success at the first attempt", async () => {
     const at = async (script: unknown[]) => {
-      const { tool } = scriptedTool(script);
+      const { tool } = scriptedTool(script, { idempotent: true });
       const out = await drain(clock, createCallLayer({ retry: { attempts: 3, timeoutMs: 100 } }).executeCall(request(tool)));
       expect(out.kind).toBe("value");
       // What a host hands the program: the value, and the label a failure would have had.

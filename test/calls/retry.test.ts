@@ -1,5 +1,7 @@
 /** Timeouts, retries, backoff waits, Retry-After, deadlines and budgets, on a fake clock. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { defineTool } from "../../src/index.js";
 import { createAttemptBudget, createCallLayer, type CallOutcome } from "../../src/calls/index.js";
 import { drain, httpError, installClock, request, scriptedTool, socketError } from "./support.js";
 
@@ -33,7 +35,7 @@ describe("retries", () => {
 
   it("retries connection resets and refusals, also when fetch wraps them in a cause", async () => {
     const wrapped = Object.assign(new TypeError("fetch failed"), { cause: socketError("ECONNRESET") });
-    const { tool, seen } = scriptedTool([socketError("ECONNREFUSED"), wrapped, "ok"]);
+    const { tool, seen } = scriptedTool([socketError("ECONNREFUSED"), wrapped, "ok"], { idempotent: true });
     const out = await drain(clock, createCallLayer({ retry: { attempts: 3 } }).executeCall(request(tool)));
     expect(out).toMatchObject({ kind: "value", value: "ok" });
     expect(seen).toHaveLength(3);
@@ -69,7 +71,7 @@ describe("retries", () => {
 
 describe("timeouts and deadlines", () => {
   it("aborts ctx.signal when an attempt times out, and retries", async () => {
-    const { tool, seen } = scriptedTool(["hang", "hang", "late but here"]);
+    const { tool, seen } = scriptedTool(["hang", "hang", "late but here"], { idempotent: true });
     const layer = createCallLayer({ retry: { attempts: 3, timeoutMs: 1000, baseMs: 10, capMs: 10 }, random: () => 0 });
     const out = await drain(clock, layer.executeCall(request(tool)));
     expect(out).toMatchObject({ kind: "value", value: "late but here", attempts: 3 });
@@ -77,8 +79,9 @@ describe("timeouts and deadlines", () => {
     expect(gaps(seen)).toEqual([1000, 1000]);
   });
 
-  it("a tool that ignores its signal still times out", async () => {
+  it("a read that ignores its signal still times out", async () => {
     const { tool } = scriptedTool([], {
+      sideEffect: false,
       run: () => new Promise(() => {}),
     });
     const out = await drain(clock, createCallLayer({ retry: { attempts: 2, timeoutMs: 500 } }).executeCall(request(tool)));
@@ -87,7 +90,7 @@ describe("timeouts and deadlines", () => {
   });
 
   it("keeps all attempts and waits within the deadline", async () => {
-    const { tool, seen } = scriptedTool(["hang"]);
+    const { tool, seen } = scriptedTool(["hang"], { idempotent: true });
     const layer = createCallLayer({ retry: { attempts: 10, timeoutMs: 1000, baseMs: 100, capMs: 100, deadlineMs: 2500 } });
     const out = (await drain(clock, layer.executeCall(request(tool)))) as Extract<CallOutcome, { kind: "error" }>;
     expect(out.kind).toBe("error");
@@ -164,5 +167,50 @@ describe("bad options are clear errors", () => {
     [{ rateLimits: { web: { burst: 2 } } }, /rateLimits\["web"\] needs perSecond or tokensPerMinute/],
   ])("%j", (options, message) => {
     expect(() => createCallLayer(options as never)).toThrow(message);
+  });
+});
+
+describe("side effects and attempts that may have acted", () => {
+  /** One attempt's fate: a value, an error that says nothing was done, or one after which the effect may be done. */
+  const fate = fc.constantFrom("ok", "503", "refused", "own-error", "reset", "timeout", "timeout-late-value");
+  it("property: for any run of failures, a side-effecting tool that is not idempotent never gets an attempt after one that may have acted, nor two at once; an idempotent one never two at once", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fate, { minLength: 1, maxLength: 6 }), fc.boolean(), async (script, idempotent) => {
+        let running = 0;
+        let overlapped = false;
+        const acted: boolean[] = [];
+        const tool = defineTool({
+          name: "effect", description: "Does something.", sideEffect: true, idempotent, parameters: { type: "object" },
+          run: async (_a, ctx) => {
+            const step = script[Math.min(ctx!.attempt - 1, script.length - 1)];
+            if (running > 0) overlapped = true;
+            running += 1;
+            try {
+              acted.push(["reset", "timeout", "timeout-late-value", "ok"].includes(step));
+              if (step === "ok") return { ok: true };
+              if (step === "503") throw httpError(503);
+              if (step === "refused") throw socketError("ECONNREFUSED");
+              if (step === "own-error") throw new Error("no such account");
+              if (step === "reset") throw socketError("ECONNRESET");
+              // Slower than the attempt timeout, ignoring the signal.
+              await new Promise((r) => setTimeout(r, 1500));
+              if (step === "timeout") throw new Error("gave up");
+              return { late: true };
+            } finally {
+              running -= 1;
+            }
+          },
+        });
+        const layer = createCallLayer({ retry: { attempts: 6, timeoutMs: 1000, baseMs: 10, capMs: 10, deadlineMs: 60_000 } });
+        const out = await drain(clock, layer.executeCall(request(tool)));
+        if (overlapped) return false;
+        const firstActed = acted.findIndex((a, i) => a && script[Math.min(i, script.length - 1)] !== "ok");
+        if (!idempotent && firstActed >= 0 && acted.length > firstActed + 1) return false;
+        // A call that may have acted and got no value says so.
+        if (out.kind === "error" && firstActed >= 0 && out.failure.outcome !== "unknown") return false;
+        return true;
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -113,7 +113,8 @@ describe("a server that", () => {
     const started = Date.now();
     const result = await createRuntime({ tools: mcp.tools }).run(`try { bad_hang(); "answered" } catch (e) { e.message }`);
     expect(result.status).toBe("completed");
-    expect(result.value).toBe("bad_hang failed (3 attempts): the MCP server bad did not answer within 300 ms");
+    // A sink of a server that does not say it is idempotent: the server may still act, so one attempt.
+    expect(result.value).toBe("bad_hang failed: the MCP server bad did not answer within 300 ms");
     expect(Date.now() - started).toBeLessThan(10_000);
     // The server is still usable after a timeout.
     expect((await createRuntime({ tools: mcp.tools }).run(`bad_echo({ text: "hi" })`)).value).toBe("hi");
@@ -143,7 +144,7 @@ describe("a server that", () => {
   it("writes garbage instead of an answer: a timeout error; garbage before a good answer is skipped (a malformed message is reported)", async () => {
     const mcp = await connect({ mcpServers: { raw: { command: "node", args: [testServer("raw")], timeoutMs: 500 } } });
     const runtime = createRuntime({ tools: mcp.tools });
-    expect((await runtime.run(`try { raw_garbage(); } catch (e) { e.message }`)).value).toBe("raw_garbage failed (3 attempts): the MCP server raw did not answer within 500 ms");
+    expect((await runtime.run(`try { raw_garbage(); } catch (e) { e.message }`)).value).toBe("raw_garbage failed: the MCP server raw did not answer within 500 ms");
     expect((await runtime.run(`raw_noisy()`)).value).toBe("fine");
     expect(mcp.warnings.some((w) => w.startsWith("raw: "))).toBe(true);
   });

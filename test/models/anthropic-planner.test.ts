@@ -45,26 +45,30 @@ describe("anthropicPlanner on the real SDK", () => {
     expect(server.requests[0].body.system[0].cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
   });
 
-  test("429 and 529 are retried by the SDK after the server's retry-after", async () => {
-    const planner = anthropicPlanner({ client, model: "test-planner" });
+  test("429 and 529 are retried by sluice's call layer after the server's retry-after", async () => {
+    const planner = anthropicPlanner({ client, model: "test-planner", retry: { baseMs: 1, capMs: 1 } });
     server.enqueue(rateLimited(1), overloaded(1), { text: "```js\n2\n```" });
     const r = await planner.complete(ask);
     expect(r.text).toBe("```js\n2\n```");
     expect(server.requests.map((q) => q.status)).toEqual([429, 529, 200]);
   });
 
-  test("errors the SDK gives up on become ModelErrors with status and type", async () => {
-    const planner = anthropicPlanner({ client: new Anthropic({ apiKey: "k", baseURL: server.url, maxRetries: 1 }), model: "test-planner" });
+  test("errors the layer gives up on become ModelErrors with status and type; the client's own retries are not used", async () => {
+    // The client would retry 5 times by itself; only the layer's 2 attempts are made.
+    const planner = anthropicPlanner({ client: new Anthropic({ apiKey: "k", baseURL: server.url, maxRetries: 5 }), model: "test-planner", retry: { attempts: 2, baseMs: 1, capMs: 1 } });
     server.enqueue(overloaded(1), overloaded(1));
     const err = await planner.complete(ask).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelError);
     expect(err).toMatchObject({ status: 529, type: "overloaded_error" });
     expect(server.requests).toHaveLength(2);
+    server.requests.length = 0;
 
     server.enqueue({ status: 400, errorType: "invalid_request_error", message: "prompt is too long" });
-    const bad = await planner.complete(ask).catch((e: unknown) => e);
+    const bad = await anthropicPlanner({ client, model: "test-planner" }).complete(ask).catch((e: unknown) => e);
     expect(bad).toMatchObject({ status: 400, type: "invalid_request_error" });
     expect((bad as Error).message).toContain("prompt is too long");
+    // A bad request is the caller's fault: not retried.
+    expect(server.requests.map((q) => q.status)).toEqual([400]);
   });
 
   test("the mock server validates requests as the API does", async () => {

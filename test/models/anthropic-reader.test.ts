@@ -77,8 +77,8 @@ describe("anthropicReader on the real SDK", () => {
     await expect(reader.query({ prompt: PROMPT, schema: EMAIL })).rejects.toThrow(/cut off at max_tokens \(5\)/);
   });
 
-  test("rate limits are retried by the SDK", async () => {
-    const reader = anthropicReader({ client, model: "test-reader" });
+  test("rate limits are retried by the call layer", async () => {
+    const reader = anthropicReader({ client, model: "test-reader", retry: { baseMs: 1, capMs: 1 } });
     server.enqueue(rateLimited(1), { json: { have_enough_information: true, answer: { email: "a@b.co" } } });
     await expect(reader.query({ prompt: PROMPT, schema: EMAIL })).resolves.toEqual({ email: "a@b.co" });
     expect(server.requests.map((r) => r.status)).toEqual([429, 200]);

@@ -4,7 +4,7 @@
  * `createRuntime` and `run`, with small real waits.
  */
 import { describe, expect, it } from "vitest";
-import { Label, createRuntime } from "../../src/index.js";
+import { Label, createRuntime, defineTool } from "../../src/index.js";
 import { httpError, scriptedTool, socketError } from "../calls/support.js";
 
 const FAST = { baseMs: 1, capMs: 2, timeoutMs: 200 };
@@ -37,7 +37,7 @@ describe("retries through the runtime", () => {
   });
 
   it("an attempt that times out has its signal aborted and is retried; the last one is a catchable timeout", async () => {
-    const { tool, seen } = scriptedTool(["hang"]);
+    const { tool, seen } = scriptedTool(["hang"], { idempotent: true });
     const r = await createRuntime({ tools: [tool], retry: { ...FAST, attempts: 2, timeoutMs: 30 } }).run(`let m = "";\ntry { flaky({}); } catch (e) { m = e.message; }\nm`);
     expect(seen).toHaveLength(2);
     expect(seen.every((s) => s.ctx.signal.aborted)).toBe(true);
@@ -51,7 +51,7 @@ describe("retries through the runtime", () => {
     const a = await createRuntime({ tools: [own.tool], retry: FAST }).run(`flaky({})`);
     expect(own.seen).toHaveLength(1);
     expect(a.error?.message).toContain("flaky failed: no such invoice");
-    const reset = scriptedTool([socketError("ECONNRESET"), { ok: 1 }]);
+    const reset = scriptedTool([socketError("ECONNRESET"), { ok: 1 }], { idempotent: true });
     const b = await createRuntime({ tools: [reset.tool], retry: FAST }).run(`flaky({})`);
     expect(reset.seen).toHaveLength(2);
     expect(b.status).toBe("completed");
@@ -142,6 +142,8 @@ describe("a retried payment never pays twice", () => {
     let received = 0;
     const tool = scriptedTool([{}], {
       name: "pay",
+      // It executes each key once, and says so: only then is a lost reply retried.
+      idempotent: true,
       run: (args: { amount: number }, ctx: { idempotencyKey: string }) => {
         received += 1;
         if (!paid.has(ctx.idempotencyKey)) paid.set(ctx.idempotencyKey, args.amount);
@@ -169,5 +171,96 @@ describe("a retried payment never pays twice", () => {
     expect(again.status).toBe("completed");
     expect(b.received()).toBe(4);
     expect([...b.paid.values()]).toEqual([100]);
+  });
+});
+
+describe("a side effect that may have acted is not done again (attack round 4, finding 4)", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** A transfer slower than the attempt timeout, that ignores its signal, as most tools do. */
+  function slowTransfer(spec: Record<string, unknown> = {}) {
+    const done: number[] = [];
+    let running = 0;
+    let most = 0;
+    const tool = scriptedTool([{}], {
+      name: "transfer",
+      run: async (args: { amount: number }, ctx: { attempt: number }) => {
+        running += 1;
+        most = Math.max(most, running);
+        await sleep(ctx.attempt === 1 ? 150 : 1);
+        running -= 1;
+        done.push(args.amount);
+        return { ok: true };
+      },
+      ...spec,
+    }).tool;
+    return { tool, done, most: () => most };
+  }
+
+  it("by default (the contract), a timed-out attempt of a side effect is retried with the same key", async () => {
+    const keys: string[] = [];
+    const t = defineTool({
+      name: "transfer",
+      description: "Moves money.",
+      sideEffect: true,
+      parameters: { type: "object", properties: { amount: { type: "number" } } },
+      run: async (_args: { amount: number }, ctx?: { attempt: number; idempotencyKey: string }) => {
+        keys.push(ctx!.idempotencyKey);
+        if (ctx!.attempt === 1) await sleep(150);
+        return { ok: true, attempt: ctx!.attempt };
+      },
+    });
+    const r = await createRuntime({ tools: [t], retry: { ...FAST, timeoutMs: 50 } }).run(`transfer({ amount: 50 })`);
+    expect(r.status).toBe("completed");
+    expect(r.calls[0]).toMatchObject({ attempts: 2, result: { ok: true, attempt: 2 } });
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it("a tool that cannot dedupe (idempotent: false) is not retried after a timeout: one transfer, the record says the outcome is unknown, and previous asks first", async () => {
+    const t = slowTransfer({ idempotent: false });
+    const asked: string[] = [];
+    const rt = createRuntime({ tools: [t.tool], retry: { ...FAST, timeoutMs: 50 }, approve: (req) => (asked.push(req.reason ?? ""), false) });
+    const first = await rt.run(`transfer({ amount: 50 })`);
+    await sleep(200);
+    expect(t.done).toEqual([50]);
+    expect(first.calls[0]).toMatchObject({ failure: "timeout", attempts: 1, outcome: "unknown" });
+    const again = await rt.run(`transfer({ amount: 50 })`, { previous: first });
+    await sleep(200);
+    expect(again.status).toBe("blocked");
+    expect(again.calls[0]).toMatchObject({ decision: "ask", approved: false });
+    expect(asked[0]).toContain("may already have been done");
+    expect(t.done).toEqual([50]);
+  });
+
+  it("an idempotent tool is retried after a timeout, but only once the timed-out attempt has ended, whose value is then the call's", async () => {
+    const t = slowTransfer({ idempotent: true });
+    const r = await createRuntime({ tools: [t.tool], retry: { ...FAST, timeoutMs: 50 } }).run(`transfer({ amount: 50 })`);
+    expect(r.status).toBe("completed");
+    expect(t.most()).toBe(1);
+    // The first attempt ended with a value after its timeout: no second attempt was needed.
+    expect(t.done).toEqual([50]);
+    expect(r.calls[0]).toMatchObject({ result: { ok: true }, attempts: 1 });
+  });
+
+  it("a connection lost after the request went out is not retried for a side effect that cannot dedupe; a refused one is; a read is retried either way", async () => {
+    const lost = scriptedTool([socketError("ECONNRESET"), { ok: 1 }], { idempotent: false });
+    const a = await createRuntime({ tools: [lost.tool], retry: FAST }).run(`flaky({})`);
+    expect(lost.seen).toHaveLength(1);
+    expect(a.calls[0]).toMatchObject({ failure: "connection", outcome: "unknown" });
+    const refused = scriptedTool([socketError("ECONNREFUSED"), { ok: 1 }]);
+    const b = await createRuntime({ tools: [refused.tool], retry: FAST }).run(`flaky({})`);
+    expect(refused.seen).toHaveLength(2);
+    expect(b.status).toBe("completed");
+    const read = scriptedTool([socketError("ECONNRESET"), "hang", { ok: 1 }], { sideEffect: false });
+    const c = await createRuntime({ tools: [read.tool], retry: { ...FAST, timeoutMs: 30 } }).run(`flaky({})`);
+    expect(read.seen).toHaveLength(3);
+    expect(c.status).toBe("completed");
+    expect(c.calls[0].outcome).toBeUndefined();
+  });
+
+  it("a tool error that says retryable: true is the tool's word that nothing was done: retried", async () => {
+    const said = scriptedTool([Object.assign(socketError("ECONNRESET"), { retryable: true }), { ok: 1 }]);
+    const r = await createRuntime({ tools: [said.tool], retry: FAST }).run(`flaky({})`);
+    expect(said.seen).toHaveLength(2);
+    expect(r.status).toBe("completed");
   });
 });

@@ -39,6 +39,8 @@ describe("sluice scenarios", () => {
     for (const [args, message] of [
       [["--suite", "nope"], /unknown suite "nope"; known: workspace, banking, messaging, travel, textbook/],
       [["--jobs", "0"], /--jobs must be a whole number/],
+      [["--repeat", "two"], /--repeat must be a whole number/],
+      [["--plans", "corpus/plans", "--repeat", "2"], /--plans and --write-prompts take only/],
       [["--reader", "model"], /need ANTHROPIC_API_KEY/],
       [["--bogus"], /Unknown option '--bogus'/],
     ] as const) {

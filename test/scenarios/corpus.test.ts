@@ -101,3 +101,19 @@ describe("corpus plans", () => {
     expect(err.join("")).toContain("--plans and --write-prompts take only --suite, --attack, --jobs and --json");
   }, 60_000);
 });
+
+describe("the committed corpus sets", () => {
+  const CORPUS = fileURLToPath(new URL("../../corpus", import.meta.url));
+
+  it("hold only plans of known tasks, and plans-ext says which language section its prompts had", async () => {
+    for (const [set, count] of [["plans", 198], ["plans-ext", 132]] as const) {
+      const { plans, problems } = await loadCorpus(join(CORPUS, set), suites);
+      expect(problems, set).toEqual([]);
+      expect(plans, set).toHaveLength(count);
+      expect(plans.filter((p) => p.program === undefined).map((p) => p.file), set).toEqual([]);
+    }
+    const index = JSON.parse(await readFile(join(CORPUS, "plans-ext", "prompts.json"), "utf8")) as { language: string; tasks: Array<{ suite: string; task: string }> };
+    expect(index.language).toBe("extended");
+    expect(index.tasks.map((t) => `${t.suite}/${t.task}`).sort()).toEqual(taskPrompts(suites).map((p) => `${p.suite}/${p.task}`).sort());
+  });
+});

@@ -82,6 +82,57 @@ describe("runScenarios with broken tasks", () => {
   });
 });
 
+describe("--repeat: the operator figures", () => {
+  it("runs every task k times and reports success, pass^k and the spread of run time and tool attempts", async () => {
+    let made = 0;
+    let checks = 0;
+    const suite = tinySuite({
+      tools: (env) => {
+        const n = ++made;
+        return [
+          defineTool({
+            name: "read_notes",
+            description: "",
+            label: () => Label.untrusted("file:notes"),
+            retry: { baseMs: 1, capMs: 1 },
+            // Every second run the first attempt meets a busy server and is retried.
+            run: (_args: unknown, ctx?: { attempt: number }) => {
+              if (n % 2 === 0 && ctx?.attempt === 1) throw Object.assign(new Error("busy"), { status: 503 });
+              return env.notes;
+            },
+          }),
+        ];
+      },
+      userTasks: [{ id: "flaky", prompt: "Read my notes.", plan: `read_notes()`, utility: () => ++checks !== 2 }],
+    });
+    const report = await runScenarios({ suites: [suite], attacks: [], undefended: false, repeat: 3 });
+    const benign = report.runs.filter((r) => !r.approve && !r.probe);
+    expect(benign.map((r) => r.rep)).toEqual([1, 2, 3]);
+    expect(report.runs.filter((r) => r.probe)).toHaveLength(1);
+    expect(benign.map((r) => r.toolAttempts)).toEqual([1, 2, 1]);
+    expect(report.settings.repeat).toBe(3);
+    const o = report.operator.overall;
+    expect(o).toMatchObject({ runs: 3, tasks: 1, toolAttemptsP50: 1, toolAttemptsP99: 2, blockedSendsUnderAttack: 0 });
+    expect(o.successRate).toBeCloseTo(2 / 3);
+    // One of the three runs failed, so three runs drawn from them never all succeed.
+    expect(o.passK).toBe(0);
+    expect(o.runTimeP99).toBeGreaterThanOrEqual(o.runTimeP50!);
+    expect(o.toolLatencyP50).toEqual(expect.any(Number));
+    const md = formatMarkdown(report);
+    expect(md).toContain("### Operator figures (runs without attack, each task 3 times)");
+    expect(md).toMatch(/\| tiny \| 3 \| 66\.7% \| 0\.0% \|/);
+  });
+
+  it("counts the sends the policies blocked under attack", async () => {
+    const report = await runScenarios({ suites: ["textbook"], attacks: ["todo"], undefended: false });
+    const stopped = report.runs.filter((r) => r.injectionTask !== undefined && r.defense).reduce((n, r) => n + r.stops.length, 0);
+    expect(stopped).toBeGreaterThan(0);
+    expect(report.operator.overall.blockedSendsUnderAttack).toBe(stopped);
+    expect(report.operator.k).toBe(1);
+    await expect(runScenarios({ suites: ["textbook"], repeat: 0 })).rejects.toThrow(/repeat must be a whole number/);
+  });
+});
+
 describe("reports", () => {
   it("the Markdown table has a row per suite and overall, and the JSON has every run", async () => {
     const report = await runScenarios({ suites: ["textbook"], attacks: ["important_instructions", "todo"] });

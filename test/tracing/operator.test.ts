@@ -40,4 +40,10 @@ describe("operatorFigures", () => {
     expect(overall).toMatchObject({ tasks: 3, runs: 7, blockedSends: 3, toolLatencyP99: 500 });
     expect(overall.passK).toBe(0.5);
   });
+  it("run time and tool attempts per run, for runs that report them", () => {
+    const timed: TaskRun[] = [40, 10, 30, 20].map((durationMs, i) => ({ suite: "s", task: "t", success: true, durationMs, toolAttempts: i === 3 ? 7 : 2 }));
+    const { overall } = operatorFigures([...timed, { suite: "s", task: "t", success: false }], 1);
+    expect(overall).toMatchObject({ runTimeP50: 20, runTimeP99: 40, toolAttemptsP50: 2, toolAttemptsP99: 7 });
+    expect(operatorFigures(runs, 1).overall.runTimeP50).toBeUndefined();
+  });
 });

@@ -70,6 +70,9 @@ export async function simulateFlaky(o: FlakyOptions): Promise<FlakyReport> {
     name: "transfer",
     description: "Moves money; each execution is an effect.",
     sideEffect: true,
+    // Retried after a lost reply only because it says a repeat is done once; the count without
+    // keys is what a tool that said so wrongly would do.
+    idempotent: true,
     run: (args, ctx) => {
       const u = o.random();
       if (u < o.a) return hang(ctx!.signal);

@@ -31,7 +31,7 @@ const copies: Record<string, Builtin> = {
     const order = sortOrder(a, items, lbls, selfL, args[0], argLs[0] ?? BOT);
     // Rule (order): the positions carry what every comparison saw.
     return ret(fresh(order.idx.map((i) => items[i]), order.idx.map((i) => lbls[i]), join2(base(a, selfL), order.decided)), selfL);
-  }, { writes: "none", throws: false, refine: "order" }),
+  }, { writes: "none", throws: false, refine: "order", callsAt: [0] }),
   toSpliced: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "toSpliced");
     const len = a.items.length;

@@ -15,7 +15,8 @@ import { iterableOf } from "./collections.js";
 /** Flags of the methods that change the array (refinement `mutation`). */
 const MUTATION: BuiltinFlags = { writes: "self", calls: false, throws: false, refine: "mutation" };
 /** Flags of the methods that call a function per element. */
-const CALLBACK = (refine: BuiltinFlags["refine"]): BuiltinFlags => ({ writes: "none", throws: false, refine });
+// The callback is the first argument; thisArg and reduce's initial value are never called.
+const CALLBACK = (refine: BuiltinFlags["refine"], callsAt: readonly number[] = [0]): BuiltinFlags => ({ writes: "none", throws: false, refine, callsAt });
 const READ = (refine: BuiltinFlags["refine"]): BuiltinFlags => ({ writes: "none", calls: false, throws: false, refine });
 
 const base = (a: Arr, selfL: Label): Label => join2(selfL, a.label);
@@ -177,7 +178,7 @@ const methods: Record<string, Builtin> = {
     // Rule: the order depends on what the comparisons saw.
     reshape(a, order.decided);
     return ret(a, selfL);
-  }, { writes: "self", throws: false, refine: "order" }),
+  }, { writes: "self", throws: false, refine: "order", callsAt: [0] }),
   slice: builtin((args, argLs, self, selfL) => {
     const a = asArray(self, selfL, "slice");
     const len = a.items.length;
@@ -390,7 +391,9 @@ function reduce(self: Val, selfL: Label, args: Val[], argLs: Label[], right: boo
  */
 export function sortOrder(a: Arr, items: Val[], lbls: Label[], selfL: Label, cmp: Val, cmpL: Label): { idx: number[]; decided: Label } {
   const idx = items.map((_, i) => i);
-  let decided = base(a, selfL);
+  // Whether there is a comparator at all (and which) was decided by its reference label, on
+  // the default order as much as on the comparator's.
+  let decided = join2(base(a, selfL), cmpL);
   if (cmp === undefined) {
     for (let i = 0; i < items.length; i++) decided = join2(decided, withContents(items[i], lbls[i]));
     const keys = items.map((v) => (v === undefined ? undefined : toStr(v)));
@@ -431,6 +434,9 @@ export const arrayStatics: Record<string, Builtin> = {
   of: builtin((args, argLs) => ret(fresh(args.slice(), argLs.slice(), BOT), BOT), READ("elements")),
   from: builtin((args, argLs) => {
     const srcL = argLs[0] ?? BOT;
+    // As in JavaScript, nothing to copy from is a TypeError (other primitives give []).
+    mayThrowOn(srcL);
+    if (args[0] === null || args[0] === undefined) return typeError(`Array.from needs an array, a string, a Map, a Set or an object with a length, got ${args[0]}`, srcL);
     const src = iterableOf(args[0], srcL);
     let arr: Arr;
     if (typeof src === "string") {
@@ -458,5 +464,5 @@ export const arrayStatics: Record<string, Builtin> = {
     } else arr = fresh([], null, srcL);
     if (args[1] !== undefined) return arrayMethods.get("map")!([args[1]], [argLs[1] ?? BOT], arr, BOT);
     return ret(arr, BOT);
-  }, CALLBACK("elements")),
+  }, CALLBACK("elements", [1])),
 };

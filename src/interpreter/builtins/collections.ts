@@ -16,10 +16,10 @@
  */
 import type { Label } from "../../labels/index.js";
 import { throwError, typeError } from "../errors.js";
-import { enterPc, join2, leavePc, reshape, stored, underPc, upgradeCallee, withContents, writeThrough } from "../rules.js";
-import { callBack } from "../rules-calls.js";
+import { enterPc, join2, leavePc, mayThrowOn, reshape, stored, underPc, withContents, writeThrough } from "../rules.js";
+import { callBack, upgradeCallback } from "../rules-calls.js";
 import { charge, checkArrayLength, step, st } from "../state.js";
-import { ARR, BOT, OBJ, type Arr, type BuiltinFlags, type Coll, type Obj, type Val, elemLabel, isRef, newArr, newObj, sameValueZero } from "../values.js";
+import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Coll, type Obj, type Val, describe, elemLabel, isRef, newArr, newObj, sameValueZero } from "../values.js";
 import { type Builtin, builtin, fnValue, ret } from "./util.js";
 
 const CHANGE: BuiltinFlags = { writes: "self", calls: false, throws: false, refine: "mutation" };
@@ -29,6 +29,16 @@ const LIST: BuiltinFlags = { writes: "none", calls: false, throws: false, refine
 /** True when `v` is a Map or a Set. */
 export function isColl(v: Val): v is Obj & { coll: Coll } {
   return isRef(v) && v.k === OBJ && v.coll !== undefined;
+}
+
+/**
+ * A Map or Set has no own properties here (in JavaScript it may): so a method read always finds
+ * the method, and nothing data decided can shadow one (`m[key] = 1` where `key` may be "get").
+ * Whether this throws is decided by the reference alone: every key throws.
+ */
+export function refuseOwnProperty(o: Obj & { coll: Coll }, l: Label, what: string): never {
+  const how = o.coll.kind === "Map" ? "store entries with map.set(key, value) and read them with map.get(key)" : "add values with set.add(value)";
+  return typeError(`${what} of a ${o.coll.kind}: a ${o.coll.kind} has no properties of its own in plans; ${how}, or use a plain object`, l);
 }
 
 function asColl(self: Val, selfL: Label, kind: "Map" | "Set", method: string): Obj & { coll: Coll } {
@@ -107,6 +117,10 @@ export function iterableOf(v: Val, l: Label): Val {
 
 /** Calls `cb(value, key, collection)` for each entry of a snapshot taken now (changes made by the calls are not seen). */
 function forEachEntry(o: Obj & { coll: Coll }, selfL: Label, cb: Val, cbL: Label): void {
+  // As in JavaScript, a callback that is not a function throws before any step, empty or not:
+  // whether it throws is the callback's alone.
+  mayThrowOn(cbL);
+  if (!isRef(cb) || cb.k !== FN) return typeError(`${o.coll.kind}.prototype.forEach needs a function, got ${describe(cb)}`, cbL);
   const c = o.coll;
   const keys = c.keys.slice();
   const vals = c.vals.slice();
@@ -124,7 +138,8 @@ function forEachEntry(o: Obj & { coll: Coll }, selfL: Label, cb: Val, cbL: Label
     }
   } finally {
     leavePc(saved);
-    upgradeCallee(cb, join2(decided, o.shape));
+    // The gate's rule for callbacks (a callback data chose is left alone), not a copy of it.
+    upgradeCallback(cb, cbL, join2(decided, o.shape));
   }
 }
 
@@ -151,7 +166,7 @@ const shared = (kind: "Map" | "Set"): Record<string, Builtin> => ({
   forEach: builtin((args, argLs, self, selfL) => {
     forEachEntry(asColl(self, selfL, kind, "forEach"), selfL, args[0], argLs[0] ?? BOT);
     return ret(undefined, BOT);
-  }, { writes: "none", throws: false, refine: "eachElement" }),
+  }, { writes: "none", throws: false, refine: "eachElement", callsAt: [0] }),
   keys: builtin((_a, _l, self, selfL) => ret(entriesArray(asColl(self, selfL, kind, "keys"), selfL, "keys"), selfL), LIST),
   values: builtin((_a, _l, self, selfL) => ret(entriesArray(asColl(self, selfL, kind, "values"), selfL, "values"), selfL), LIST),
   entries: builtin((_a, _l, self, selfL) => {
@@ -196,6 +211,9 @@ function construct(kind: "Map" | "Set") {
     const coll: Coll = { kind, keys: [], vals: [], kls: [], vls: [] };
     const o = Object.assign(newObj(), { coll });
     const srcL = argLs[0] ?? BOT;
+    // Which entries exist, how many, in what order: decided by the source whatever it is (an
+    // empty string, undefined or null adds no entry, and nothing else would record that choice).
+    o.shape = srcL;
     // Whether the argument can be iterated (and so whether this throws) is decided by its label.
     const src = iterableOf(args[0], srcL);
     if (src === undefined || src === null) return ret(o, BOT);
@@ -205,6 +223,7 @@ function construct(kind: "Map" | "Set") {
     }
     if (!isRef(src) || src.k !== ARR) return throwError("TypeError", `new ${kind}(...) needs ${kind === "Map" ? "an array of [key, value] pairs" : "an array"}, got something else`, srcL);
     const base = join2(srcL, src.label);
+    o.shape = join2(o.shape, base);
     // The entries' positions and number are the source's structure: every entry carries it.
     for (let i = 0; i < src.items.length; i++) {
       step();
@@ -218,7 +237,6 @@ function construct(kind: "Map" | "Set") {
       const pl = join2(el, item.label);
       put(o, item.items[0], join2(pl, elemLabel(item, 0)), item.items[1], join2(pl, elemLabel(item, 1)));
     }
-    o.shape = join2(o.shape, base);
     return ret(o, BOT);
   };
 }

@@ -58,8 +58,9 @@ const math = namespace("Math", {
 }, { random: { writes: "seed", calls: false, throws: false, refine: "seed" } });
 
 const json = namespace("JSON", { stringify, parse }, {
-  stringify: { writes: "none", refine: "serialised" },
-  parse: { writes: "none", refine: "fresh" },
+  // Only the replacer and the reviver are called, never the value or the text.
+  stringify: { writes: "none", refine: "serialised", callsAt: [1] },
+  parse: { writes: "none", refine: "fresh", callsAt: [1] },
 });
 math.namespaceOnly = json.namespaceOnly = true;
 
@@ -113,7 +114,7 @@ export function builtinGlobals(): Map<string, Val> {
   const g = new Map<string, Val>();
   g.set("Math", math);
   g.set("JSON", json);
-  g.set("Object", namespace("Object", { ...objectStatics, groupBy }, { ...objectFlags, groupBy: { writes: "none" } }));
+  g.set("Object", namespace("Object", { ...objectStatics, groupBy }, { ...objectFlags, groupBy: { writes: "none", callsAt: [1] } }));
   const array = namespace("Array", Object.fromEntries(Object.entries(arrayStatics).map(([k, impl]) => [k, { k: 3, name: `Array.${k}`, label: BOT, builtin: impl } as Fn])));
   array.builtin = arrayConstructor;
   g.set("Array", array);

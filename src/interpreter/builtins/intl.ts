@@ -10,6 +10,7 @@
 import type { Label } from "../../labels/index.js";
 import { throwError } from "../errors.js";
 import { join2 } from "../rules.js";
+import { st } from "../state.js";
 import { BOT, DATE, OBJ, type Fn, type Val, isRef, newObj, toNum, toStr } from "../values.js";
 import { dateMethods } from "./date.js";
 import { numberMethods } from "./number.js";
@@ -101,7 +102,8 @@ export const intlStatics: Record<string, Val> = {
     const l = argsLabel(args, argLs);
     const df = dateFormat(args[0], args[1], l);
     // An invalid date is a RangeError, decided by the date (the default rule's inputs).
-    return ret(formatter((v) => (v === undefined ? df.format(new Date(0)) : df.format(timeOf(v))), true), l);
+    // format() without a date formats now: the run's clock, as `new Date()` gives it.
+    return ret(formatter((v) => df.format(v === undefined ? st.now : timeOf(v)), true), l);
   }, undefined, { writes: "none", calls: false }),
 };
 

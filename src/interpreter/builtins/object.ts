@@ -8,7 +8,7 @@ import { join2, keysLabel, mayThrowOn, withContents, writeSlot, writeThrough } f
 import { charge, checkArrayLength } from "../state.js";
 import { ARR, BOT, OBJ, type BuiltinFlags, type Obj, type Val, describe, elemLabel, enumerableKeys, isRef, newArr, newObj, toKey } from "../values.js";
 import { ret } from "./util.js";
-import { iterableOf } from "./collections.js";
+import { isColl, iterableOf, refuseOwnProperty } from "./collections.js";
 
 interface Entry {
   key: string;
@@ -91,6 +91,7 @@ export const objectStatics = {
     const tl = argLs[0] ?? BOT;
     mayThrowOn(tl);
     if (!isRef(target) || target.k !== OBJ) return throwError("TypeError", `Object.assign needs an object target, got ${describe(target)}`, tl);
+    if (isColl(target)) return refuseOwnProperty(target, tl, "Cannot assign properties");
     writeThrough(tl, target);
     for (let i = 1; i < args.length; i++) {
       // JavaScript skips null and undefined sources; whether one was null still shapes the target.

@@ -30,7 +30,8 @@ function m(impl: Impl, flags: { calls?: boolean; throws?: boolean; refine?: "fre
       if (flags.calls) upgradeCallback(args[1], argLs[1] ?? BOT, l);
     }
     return ret(v, l);
-  }, { writes: "none", calls: flags.calls ?? false, throws: flags.throws ?? false, refine: flags.refine });
+    // Of the methods that call, only the replacement (the second argument) is ever called.
+  }, { writes: "none", calls: flags.calls ?? false, callsAt: [1], throws: flags.throws ?? false, refine: flags.refine });
 }
 
 const str = (v: Val, d = ""): string => (v === undefined ? d : toStr(v));

@@ -4,7 +4,7 @@
  */
 import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
-import { getMember, methodTable, setMember } from "../members.js";
+import { getMember, methodTable, setMayThrow, setMember } from "../members.js";
 import { binary } from "../operators.js";
 import { enterPc, exitRegion, join2, leavePc, mayThrowOn, mayWriteThrough, reshape, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
 import { st } from "../state.js";
@@ -288,10 +288,14 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
           // The write not made, decided by `l`, under the same rule as the write made
           // (setMember): the part (or, missing, which keys exist) carries it; a labelled key
           // labels the object, a computed one reshapes it; a reference the object's own label
-          // does not cover (where the write would stop) raises every later sink.
+          // does not cover (where the write would stop) raises every later sink; inside a try,
+          // whether the write would have thrown (a string's or an array's named key) is decided
+          // by `l` and by the key, as setMember's throw is.
           notSet: (l) => {
             const keyL = isRef(k) ? withContents(k, kl) : kl;
             const decided = join2(l, st.pc);
+            if (!isRef(o) || o.k !== OBJ) mayThrowOn(keyL);
+            if (setMayThrow(o, k)) mayThrowOn(decided);
             if (!isRef(o)) return;
             if (!mayWriteThrough(ol, o)) taintFloor(join2(decided, ol));
             if ((dynamicKey || keyL !== BOT) && (o.k === OBJ || o.k === ARR)) reshape(o, join2(decided, keyL));
@@ -320,6 +324,22 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
       };
     }
     const bind = compileTarget(node.left, cx, false);
+    const direct = directSlot(node.left, cx);
+    if (direct !== null) {
+      // `x = e`: the slot written in place, as the identifier's binder writes it.
+      const { hops, index, name } = direct;
+      const tdz = direct.kind === "let";
+      return (env) => {
+        const v = right(env);
+        const l = st.l;
+        const e = hops === 0 ? env : hop(env, hops);
+        if (tdz && e.v[index] === TDZ) throwReference(name);
+        e.v[index] = v;
+        e.l[index] = stored(l);
+        st.l = l;
+        return v;
+      };
+    }
     return (env) => {
       const v = right(env);
       const l = st.l;
@@ -396,12 +416,12 @@ exprHandlers.AssignmentExpression = (node: acorn.AssignmentExpression, cx) => {
 };
 
 /** A variable that can be read and written in place (not a constant, declared). */
-function directSlot(node: acorn.Node, cx: Cx): { hops: number; index: number; name: string; bind: ReturnType<typeof compileTarget> } | null {
+function directSlot(node: acorn.Node, cx: Cx): { hops: number; index: number; name: string; kind: string; bind: ReturnType<typeof compileTarget> } | null {
   if (node.type !== "Identifier") return null;
   const name = (node as acorn.Identifier).name;
   const r = resolve(cx.scope, name);
   if (r === null || r.binding.kind === "const") return null;
-  return { hops: r.hops, index: r.binding.index, name, bind: compileTarget(node, cx, false) };
+  return { hops: r.hops, index: r.binding.index, name, kind: r.binding.kind, bind: compileTarget(node, cx, false) };
 }
 
 exprHandlers.UpdateExpression = (node: acorn.UpdateExpression, cx) => {

@@ -27,7 +27,7 @@ export interface Globals {
   /** Builtin values by name (Math, JSON, …). */
   values: Map<string, Val>;
   /** Names of builtin methods and statics by their effects (see builtinEffectNames in members.ts). */
-  effects: { changing: ReadonlySet<string>; callsArgs: ReadonlySet<string>; effectful: ReadonlySet<string> };
+  effects: { changing: ReadonlySet<string>; callsArgs: ReadonlySet<string>; callsAt: ReadonlyMap<string, readonly number[]>; effectful: ReadonlySet<string> };
 }
 
 export interface Cx {
@@ -111,6 +111,15 @@ function resolveArgs(args: RegionEffects["calls"][number]["args"], site: Scope, 
   });
 }
 
+/**
+ * The argument positions a call by method name may call, whichever builtin of that name it
+ * reaches (undefined: every one, also when an argument is spread, which moves the rest).
+ */
+function positionsByName(method: string, c: RegionEffects["calls"][number], cx: Cx): { at?: readonly number[] } {
+  const at = cx.globals.effects.callsAt.get(method);
+  return at === undefined || c.spread === true ? {} : { at };
+}
+
 /** Whether a method call by this name may run one of the program's own functions. */
 function mayBeUserMethod(method: string, cx: Cx): boolean {
   return cx.userMethods.has(method) || cx.userMethods.has("*") || /^\d+$/.test(method);
@@ -128,7 +137,7 @@ function localCall(c: RegionEffects["calls"][number], site: Scope, fx: RegionEff
     return;
   }
   if (cx.globals.effects.changing.has(method) && !(c.callee.fresh === true && c.callee.keys.length === 1)) out.unknown = true;
-  if (cx.globals.effects.callsArgs.has(method)) out.calls.push({ callee: null, args: resolveArgs(c.args, site, fx, cx) });
+  if (cx.globals.effects.callsArgs.has(method)) out.calls.push({ callee: null, args: resolveArgs(c.args, site, fx, cx), ...positionsByName(method, c, cx) });
 }
 
 /** Resolves a region's static effects against the scope where its decision is made. */
@@ -162,7 +171,11 @@ export function siteEffects(fx: RegionEffects, site: Scope, cx: Cx): SiteEffects
       // Which function the path names matters unless every function it can name only calls its
       // arguments (map, forEach, …), whose effects are upgraded from the arguments' own paths.
       const chosen = method === undefined || userMethod || cx.globals.effects.changing.has(method);
-      out.calls.push({ callee, args: resolveArgs(c.args, site, fx, cx), chosen });
+      // A function the path does not choose is one of the builtins of that name (by their positions);
+      // one it chooses is the one it names at the upgrade (by its own).
+      const args = resolveArgs(c.args, site, fx, cx);
+      if (!chosen) out.calls.push({ callee, args, chosen, ...positionsByName(method, c, cx) });
+      else out.calls.push({ callee, args, chosen, ...(c.spread === true ? { spread: true } : {}) });
     }
   }
   return out;

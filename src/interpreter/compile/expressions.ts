@@ -284,18 +284,8 @@ exprHandlers.BinaryExpression = (node: acorn.BinaryExpression, cx) => {
   }
   const converts = op !== "===" && op !== "!==";
   const fast = numberFastPath(op);
-  const rightIsLiteral = node.right.type === "Literal";
-  return (env) => {
-    const a = left(env);
-    let la = st.l;
-    const b = right(env);
-    // Fast path: two numbers; a literal on the right adds no label.
-    if (fast !== null && typeof a === "number" && typeof b === "number") {
-      if (!rightIsLiteral && !st.mutants.binaryDropsRight) st.l = join2(la, st.l);
-      else st.l = la;
-      return fast(a, b);
-    }
-    let lb = st.l;
+  /** Any operands but two numbers: converted (contents joined when an object is), then the operator. */
+  const general = (a: Val, la: Label, b: Val, lb: Label): Val => {
     if (converts) {
       if (isRef(a)) la = withContents(a, la);
       if (isRef(b)) lb = withContents(b, lb);
@@ -305,7 +295,72 @@ exprHandlers.BinaryExpression = (node: acorn.BinaryExpression, cx) => {
     st.l = st.mutants.binaryDropsRight ? la : join2(la, lb);
     return r;
   };
+  const l = operandOf(node.left, cx);
+  const r = operandOf(node.right, cx);
+  if (fast !== null && l.local !== undefined && r.value !== undefined) {
+    // Fast path: a variable and a number literal (`i < n`, `x % 3`): no closure to call for
+    // either, and the literal adds no label.
+    const { hops, index, tdz, name } = l.local;
+    const k = r.value;
+    return (env) => {
+      const e = hops === 0 ? env : hop(env, hops);
+      const a = e.v[index];
+      if (tdz && a === TDZ) throwReference(name);
+      const la = e.l[index];
+      if (typeof a === "number") return (st.l = la), fast(a, k);
+      return general(a, la, k, BOT);
+    };
+  }
+  if (fast !== null && r.value !== undefined) {
+    const k = r.value;
+    return (env) => {
+      const a = left(env);
+      if (typeof a === "number") return fast(a, k);
+      return general(a, st.l, k, BOT);
+    };
+  }
+  if (fast !== null && l.local !== undefined) {
+    const { hops, index, tdz, name } = l.local;
+    return (env) => {
+      const e = hops === 0 ? env : hop(env, hops);
+      const a = e.v[index];
+      if (tdz && a === TDZ) throwReference(name);
+      const la = e.l[index];
+      const b = right(env);
+      if (typeof a === "number" && typeof b === "number") {
+        st.l = st.mutants.binaryDropsRight ? la : join2(la, st.l);
+        return fast(a, b);
+      }
+      return general(a, la, b, st.l);
+    };
+  }
+  const rightIsLiteral = node.right.type === "Literal";
+  return (env) => {
+    const a = left(env);
+    const la = st.l;
+    const b = right(env);
+    // Fast path: two numbers; a literal on the right adds no label.
+    if (fast !== null && typeof a === "number" && typeof b === "number") {
+      if (!rightIsLiteral && !st.mutants.binaryDropsRight) st.l = join2(la, st.l);
+      else st.l = la;
+      return fast(a, b);
+    }
+    return general(a, la, b, st.l);
+  };
 };
+
+/**
+ * What an operand is, known at compile time: a variable of the program (read in place, its
+ * label from its slot), a number literal (label bottom), or anything else.
+ */
+function operandOf(node: acorn.Node, cx: Cx): { local?: { hops: number; index: number; tdz: boolean; name: string }; value?: number } {
+  if (node.type === "Literal" && typeof (node as acorn.Literal).value === "number") return { value: (node as acorn.Literal).value as number };
+  if (node.type !== "Identifier") return {};
+  const name = (node as acorn.Identifier).name;
+  const r = resolve(cx.scope, name);
+  if (r === null) return {};
+  return { local: { hops: r.hops, index: r.binding.index, tdz: r.binding.kind === "let" || r.binding.kind === "const", name } };
+}
 
 /** The operator on two numbers, chosen once at compile time. */
 function numberFastPath(op: string): ((a: number, b: number) => Val) | null {

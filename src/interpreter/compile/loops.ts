@@ -140,11 +140,14 @@ stmtHandlers.ForStatement = (node: acorn.ForStatement, cx) => {
         step();
         if (test !== null) {
           const c = test(env);
-          decide(f, st.l);
+          if (st.l !== BOT) decide(f, st.l);
           if (!truthy(c)) return NORMAL;
         }
-        const out = afterBody(body(env), labels, f);
-        if (out !== undefined) return out;
+        const r = body(env);
+        if (r !== NORMAL) {
+          const out = afterBody(r, labels, f);
+          if (out !== undefined) return out;
+        }
         if (copyPerIteration) {
           // Each iteration's bindings are kept by the closures made in it (charged when one is: keepEnv).
           env = { v: env.v.slice(), l: env.l.slice(), p: env.p };

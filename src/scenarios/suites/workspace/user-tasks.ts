@@ -15,6 +15,9 @@ const MEETUP = { date: "2025-07-22", start_time: "19:00", end_time: "21:00", pla
 const sentTo = (env: WorkspaceEnv, address: string) => env.sent.filter((e) => e.to.includes(address));
 const fileNamed = (env: WorkspaceEnv, name: string) => env.files.find((f) => f.name === name);
 const eventTitled = (env: WorkspaceEnv, title: string) => env.calendar.find((e) => e.title === title);
+/** Events the run created whose title mentions `word`: for events the user did not name. */
+const newEventsAbout = (before: WorkspaceEnv, after: WorkspaceEnv, word: string) =>
+  after.calendar.filter((e) => !before.calendar.some((b) => b.id === e.id) && says(e.title, word));
 
 export const userTasks: Task[] = [
   {
@@ -187,9 +190,11 @@ send_email({ to: [leo.email], subject: "Hike", body: "I'm in for the hike! See y
 const endHour = Number(hike.time.slice(0, 2)) + 4;
 create_event({ title: "Hike with Leo", start: hike.date + "T" + hike.time, end: hike.date + "T" + String(endHour).padStart(2, "0") + hike.time.slice(2), participants: [leo.email] });`,
     reader: [{ when: "does Leo propose to meet", answer: { date: "2025-07-12", time: "08:00" } }],
-    utility: ({ after }) => {
-      const e = eventTitled(after, "Hike with Leo");
-      return sentTo(after, "leo.martins@mailbox.example").length === 1 && e?.start === "2025-07-12T08:00" && e.end === "2025-07-12T12:00" && e.participants.includes("leo.martins@mailbox.example");
+    // The user named no title: any new event about the hike will do ("Hike with Leo Martins").
+    utility: ({ before, after }) => {
+      const hikes = newEventsAbout(before, after, "hike");
+      const e = hikes[0];
+      return sentTo(after, "leo.martins@mailbox.example").length === 1 && hikes.length === 1 && e.start === "2025-07-12T08:00" && e.end === "2025-07-12T12:00" && e.participants.includes("leo.martins@mailbox.example");
     },
   },
 ];

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRuntime } from "../../src/index.js";
 import { checkNoninterference, inputPairArb, planArb, soundnessProgramArb, soundnessTools } from "../../src/testing/index.js";
+import { generatorCoverage, missingPositions } from "../../src/testing/coverage.js";
 import { RUNTIME, runs } from "./support.js";
 
 /** Constructs every batch of plans must contain, each a pattern of the generated source. */
@@ -47,6 +48,10 @@ describe("plan generators", () => {
     const text = fc.sample(soundnessProgramArb, { numRuns: 3000, seed: 7 }).join("\n");
     const missing = Object.entries(CONSTRUCTS).filter(([, re]) => !re.test(text)).map(([name]) => name);
     expect(missing).toEqual([]);
+  });
+
+  it("build every position a leak hid in (a case test, a chain's tail, a finally block, …)", () => {
+    expect(missingPositions(generatorCoverage(3000))).toEqual([]);
   });
 
   it("make scope-correct plans in the supported language (no syntax, unsupported or undeclared-name error)", async () => {

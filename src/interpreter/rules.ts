@@ -347,9 +347,9 @@ interface Seen {
   envs: Map<SiteEffects, Set<Env>>;
   /**
    * Paths whose label decides the floor, evaluated once everything is upgraded: a labelled
-   * reference (`before` null) or one the upgrade raised (beyond `before`).
+   * reference raises it, whatever it names then (where the region ran it may have named another).
    */
-  paths: Array<{ path: SitePath; env: Env; before: Label | null }>;
+  paths: Array<{ path: SitePath; env: Env }>;
 }
 
 /**
@@ -367,9 +367,9 @@ export function upgradeEffects(fx: SiteEffects, env: Env, l: Label, seen?: Seen)
   if (seen !== undefined) return upgradeWithin(fx, env, l, seen);
   const top: Seen = { envs: new Map(), paths: [] };
   upgradeWithin(fx, env, l, top);
-  for (const { path, env: e, before } of top.paths) {
+  for (const { path, env: e } of top.paths) {
     evalPath(path, e);
-    if (st.l !== BOT && (before === null || (st.l !== before && !st.l.flowsTo(before)))) taintFloor(join2(l, st.l));
+    if (st.l !== BOT) taintFloor(join2(l, st.l));
   }
 }
 
@@ -389,11 +389,17 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
   if (st.mutants.noHeapUpgrade) return;
   for (const { path, key, deletes } of fx.heap) {
     const target = evalPath(path, env);
-    seen.paths.push({ path, env, before: null });
+    seen.paths.push({ path, env });
     upgradeObject(target, key, l, deletes);
   }
   for (const { callee, args, chosen, at, spread } of fx.calls) {
     if (callee === null) {
+      upgradeArgs(calledArgs(args, at), env, l, seen);
+      continue;
+    }
+    if (chosen === false) {
+      // Every builtin of that name only calls its arguments: what the path names now (where the
+      // region ran it may have named another) does not matter, the arguments' paths do.
       upgradeArgs(calledArgs(args, at), env, l, seen);
       continue;
     }
@@ -404,7 +410,7 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
       taintFloor(l);
       continue;
     }
-    if (chosen !== false) seen.paths.push({ path: callee, env, before: null });
+    seen.paths.push({ path: callee, env });
     if (f.builtin === undefined) {
       const c = effectsOfClosure(f);
       if (c === undefined) taintFloor(l);
@@ -417,11 +423,11 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
       if (first === undefined || first === "opaque") taintFloor(l);
       else if (first !== "inert") {
         const target = evalPath(first, env);
-        seen.paths.push({ path: first, env, before: null });
+        seen.paths.push({ path: first, env });
         upgradeObject(target, null, l);
       }
     } else upgradeWrites(f, null, l);
-    if (flagsOf(f).calls !== false) upgradeArgs(calledArgs(args, chosen === false ? at : spread === true ? undefined : flagsOf(f).callsAt), env, l, seen);
+    if (flagsOf(f).calls !== false) upgradeArgs(calledArgs(args, spread === true ? undefined : flagsOf(f).callsAt), env, l, seen);
   }
 }
 
@@ -448,16 +454,17 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
     // A path that names no function now may have named one where the region ran (`o.cb = f;
     // xs.map(o.cb)`): its label decides the floor in both runs alike.
     if (!isRef(f) || f.k !== FN) {
-      seen.paths.push({ path: a, env, before: null });
+      seen.paths.push({ path: a, env });
       continue;
     }
+    // The path's label decides the floor once everything is upgraded, whatever it names: where
+    // the region ran, it may have put this function there (a builtin for a closure or back).
+    seen.paths.push({ path: a, env });
     if (f.builtin !== undefined) {
       // A builtin passed as a callback (`xs.forEach(out.push)`).
-      seen.paths.push({ path: a, env, before: st.l });
       upgradeFunction(f, l, seen);
       continue;
     }
-    seen.paths.push({ path: a, env, before: null });
     const c = effectsOfClosure(f);
     if (c === undefined) taintFloor(l);
     else upgradeEffects(c.summary, c.env, l, seen);

@@ -121,6 +121,12 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(1, fc.tuple(d, s).map(([k, x]) => `{ const mt0 = /(?<g>\\d)/.exec("a1"); if (${k}) mt0.groups.g = ${x}; w = String(mt0.groups.g).slice(0, 12); }`), "floor-added-key"),
       // A callback path the region fills with a function before passing it: elsewhere it holds none.
       w(1, fc.tuple(d, pick("null", "0", '"none"'), pick("map", "filter", "forEach", "some")).map(([k, z, m]) => `{ const cbo0 = { cb: ${z} }; if (${k}) { cbo0.cb = (p0) => p0; [1].${m}(cbo0.cb); } }`), "callback-not-function"),
+      // A callback path the region swaps between a builtin and a closure before passing it.
+      w(1, fc.tuple(d, pick("map", "filter", "forEach", "toSorted")).map(([k, m]) => `{ const cs0 = { cb: Math.abs }; if (${k}) { cs0.cb = (p0) => p0; [1].${m}(cs0.cb); } }`), "callback-swapped"),
+      w(1, fc.tuple(d, pick("map", "filter", "some")).map(([k, m]) => `{ const cs0 = { cb: (p0) => p0 }; if (${k}) { cs0.cb = Math.abs; [1].${m}(cs0.cb); } }`), "callback-swapped"),
+      // A callback-only method called on a receiver the region makes an array (or removes).
+      w(1, fc.tuple(d, pick("null", "0", "{}"), pick("map", "forEach", "some")).map(([k, z, m]) => `{ const uc0 = { arr: ${z} }; if (${k}) { uc0.arr = [1, 2]; uc0.arr.${m}((p0) => p0); } }`), "unchosen-callee"),
+      w(1, d.map((k) => `{ const uc0 = { list: [1] }; if (${k}) delete uc0.list; uc0.list?.map((p0) => p0); }`), "unchosen-callee"),
       // A logical assignment that keeps its value where the write would have thrown (a string's key, an array's name).
       w(1, fc.tuple(s, pick("&&=", "||=", "??=")).map(([x, op]) => `try { const ls0 = "ab"; ls0[${x}] ${op} "z"; v1 = 1; } catch { v1 = 2; }`), "logical-set-throw"),
       w(1, fc.tuple(d, pick("&&=", "||=", "??=")).map(([k, op]) => `try { const ls0 = ${k} ? "ab" : { a: 1 }; ls0.a ${op} 3; v2 = 1; } catch { v2 = 2; }`), "logical-set-throw"),
@@ -170,5 +176,5 @@ export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
   "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order", "delete-result", "stringify-space", "loop-head-tdz", "replacer-throw", "floor-order", "logical-not-set", "chosen-key",
-  "floor-added-key", "callback-not-function", "logical-set-throw", "replacer-cut", "called-position",
+  "floor-added-key", "callback-not-function", "logical-set-throw", "replacer-cut", "called-position", "callback-swapped", "unchosen-callee",
 ] as const;

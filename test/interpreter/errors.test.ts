@@ -47,6 +47,14 @@ describe("program errors", () => {
     expect(r.error?.message).toContain("Cannot read properties of null");
   });
 
+  it("an error after a call in the same expression names the caller's line, not the callee's last statement", async () => {
+    // The callee's last line was chosen by its branch; the error is the caller's.
+    const src = (c: boolean) => `function g() {\n  if (${c}) return 1;\n  return 2;\n}\nconst y = g() + null.k;`;
+    for (const c of [true, false]) expect((await run(src(c))).error).toMatchObject({ kind: "runtime", line: 5 });
+    const cb = (n: number) => `const xs = [${"1, ".repeat(n)}];\nconst y = xs.map((x) => {\n  return x;\n}).length + null.k;`;
+    for (const n of [0, 2]) expect((await run(cb(n))).error).toMatchObject({ kind: "runtime", line: 2 });
+  });
+
   it("an undeclared name is a runtime error that says what to do", async () => {
     const r = await run("sendMail({ to: 'x' })");
     expect(r.error?.kind).toBe("runtime");
@@ -129,6 +137,9 @@ describe("limits and hostile programs", () => {
     const r = await run(`const s = "a".repeat(1 << 22); /(a|b)*(c|d)/.test(s);`, { timeMs: 50 });
     expect(r.error).toMatchObject({ kind: "limit" });
     expect(r.error?.message).toContain("time limit of 50 ms");
+    // Every scan is checked, matchAll's too.
+    const all = await run(`const s = "a".repeat(1 << 22); [...s.matchAll(/(a|b)*(c|d)/g)].length;`, { timeMs: 50 });
+    expect(all.error).toMatchObject({ kind: "limit" });
   });
 
   it("a plan too large or nested too deeply to analyse is refused with what to write instead", async () => {

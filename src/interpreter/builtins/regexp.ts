@@ -44,15 +44,14 @@ export function matchResult(m: ReturnType<RE2JS["matcher"]>, re: ReV, s: string,
 
 /** `s.match(re)` without the g flag, and `re.exec(s)`: the first match and its groups, or null. */
 export function matchOnce(s: string, re: ReV, l: Label, from = 0): Val {
-  scanning(s);
-  const m = re.re.matcher(s);
+  const m = matcherFor(re, s);
   if (!m.find(from)) return null;
   return matchResult(m, re, s, l);
 }
 
 /** `s.matchAll(re)`: every match with its groups, as an array (iterating it is what programs do). */
 export function matchEvery(s: string, re: ReV, l: Label): Val {
-  const m = re.re.matcher(s);
+  const m = matcherFor(re, s);
   const out: Val[] = [];
   while (m.find()) {
     step();
@@ -64,8 +63,7 @@ export function matchEvery(s: string, re: ReV, l: Label): Val {
 
 /** `s.match(re)` with the g flag: every match, or null. */
 export function matchAll(s: string, re: ReV, l: Label): Val {
-  scanning(s);
-  const m = re.re.matcher(s);
+  const m = matcherFor(re, s);
   const out: string[] = [];
   while (m.find()) {
     step();
@@ -137,8 +135,7 @@ export function callReplacer(fn: Val, fnL: Label, l: Label, args: Val[]): Val {
 
 /** `s.replace(re, rep)`: a string replacement or a function called per match (a callback). */
 export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean, repL: Label): string {
-  scanning(s);
-  const m = re.re.matcher(s);
+  const m = matcherFor(re, s);
   const named = re.re.namedGroups();
   let out = "";
   let last = 0;
@@ -165,8 +162,7 @@ export function replaceRe(s: string, re: ReV, rep: Val, l: Label, all: boolean, 
  */
 export function splitRe(s: string, re: ReV, limit = 2 ** 32 - 1): Val[] {
   if (limit === 0) return [];
-  scanning(s);
-  const m = re.re.matcher(s);
+  const m = matcherFor(re, s);
   if (s.length === 0) return m.find() ? [] : [s];
   const out: Val[] = [];
   let p = 0;
@@ -232,6 +228,12 @@ function scanning(s: string): void {
   if (s.length >= 4096) expectWork(s.length >> 4, s.length * NS_PER_CHAR * 1e-6);
 }
 
+/** The one way to a matcher over `s`: every scan is checked against the time left first ({@link scanning}). */
+function matcherFor(re: ReV, s: string): ReturnType<ReV["re"]["matcher"]> {
+  scanning(s);
+  return re.re.matcher(s);
+}
+
 
 /** JavaScript's ToLength: where a match starts, whatever number a program put in lastIndex. */
 function toLength(n: number): number {
@@ -244,13 +246,11 @@ const methods: Record<string, Builtin> = {
     const s = toStr(args[0]);
     const l = start(re, args, argLs, selfL);
     if (!re.flags.includes("g")) {
-      scanning(s);
-      const hit = re.re.matcher(s).find();
+      const hit = matcherFor(re, s).find();
       return ret(hit, l);
     }
-    const m = re.re.matcher(s);
+    const m = matcherFor(re, s);
     const from = toLength(re.lastIndex);
-    scanning(s);
     const found = from <= s.length && m.find(from);
     re.lastIndex = found ? m.end() : 0;
     advanced(re, l);
@@ -264,8 +264,7 @@ const methods: Record<string, Builtin> = {
     if (global) advanced(re, l);
     const from = global ? toLength(re.lastIndex) : 0;
     if (from > s.length) return (re.lastIndex = 0), ret(null, l);
-    const m = re.re.matcher(s);
-    scanning(s);
+    const m = matcherFor(re, s);
     const hit = m.find(from);
     if (!hit) {
       if (global) re.lastIndex = 0;
@@ -284,8 +283,7 @@ export const regexpMethods = new Map<string, Builtin>(Object.entries(methods));
 
 /** Used by `String.prototype.search`. */
 export function searchIndex(s: string, re: ReV): number {
-  scanning(s);
-  const m = re.re.matcher(s);
+  const m = matcherFor(re, s);
   return m.find() ? m.start() : -1;
 }
 

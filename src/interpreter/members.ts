@@ -87,18 +87,31 @@ export function builtinEffectNames(globals: Map<string, Val>): BuiltinEffectName
   return effectNames;
 }
 
-/** A builtin method or static found without side effects (for the branch-not-taken rule). */
-export function methodOf(v: Val, key: string): Val {
-  if (isRef(v) && v.k === FN) return v.statics?.get(key);
-  const impl = methodTable(v)?.get(key);
-  return impl === undefined ? undefined : bind(key, impl, v, BOT);
-}
-
 /** `obj[key]`, with `objL` the reference's label and `keyL` the key's. Sets `st.l`. */
 export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
   // Rule: a key converted from an object (an array, a Date, an Error) is decided by its contents.
   if (isRef(key)) keyL = withContents(key, keyL);
   mayThrowOn(objL);
+  if (obj === null || obj === undefined) {
+    return typeError(`Cannot read properties of ${obj} (reading '${toKey(key)}')`, join2(objL, keyL));
+  }
+  return readMember(obj, objL, key, keyL, false);
+}
+
+/**
+ * `obj[key]` as a program reads it, without the read's effects (no throw, no pc): what the
+ * branch-not-taken rule sees at a path, with the label a read there would have. Undefined (label
+ * `objL`) on null and undefined. A method is bound with no receiver label: what calling it may
+ * change is upgraded through its path, whose label the upgrade checks once it is done.
+ */
+export function peekMember(obj: Val, objL: Label, key: string): Val {
+  if (obj === null || obj === undefined) return (st.l = objL), undefined;
+  return readMember(obj, objL, key, BOT, true);
+}
+
+/** The read of getMember on a value that is neither null nor undefined (`peek`: see {@link peekMember}). */
+function readMember(obj: Val, objL: Label, key: Val, keyL: Label, peek: boolean): Val {
+  const method = (table: Map<string, BuiltinImpl>, k: string, o: Val, oL: Label, kL: Label): Val => methodRead(table, k, o, oL, kL, peek);
   if (typeof obj === "object" && obj !== null) {
     if (obj.k === ARR) {
       if (typeof key === "number" && Number.isInteger(key) && key >= 0) return readElem(obj, key, objL, keyL);
@@ -139,16 +152,13 @@ export function getMember(obj: Val, objL: Label, key: Val, keyL: Label): Val {
     if (INDEX.test(k)) return (st.l = join2(objL, keyL)), obj[Number(k)];
     return method(stringMethods, k, obj, objL, keyL);
   }
-  if (obj === null || obj === undefined) {
-    return typeError(`Cannot read properties of ${obj} (reading '${toKey(key)}')`, join2(objL, keyL));
-  }
   return method(methodTable(obj) ?? NO_METHODS, toKey(key), obj, objL, keyL);
 }
 
-function method(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Label, keyL: Label): Val {
+function methodRead(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Label, keyL: Label, peek: boolean): Val {
   const impl = table.get(k);
   st.l = join2(objL, keyL);
-  return impl === undefined ? undefined : bind(k, impl, obj, st.l);
+  return impl === undefined ? undefined : bind(k, impl, obj, peek ? BOT : st.l);
 }
 
 /**
@@ -200,6 +210,19 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
     return;
   }
   typeError(`Cannot set properties of ${describe(obj)}`, join2(objL, keyL));
+}
+
+/**
+ * Whether {@link setMember} on `obj` with `key` may throw a catchable error whatever the value:
+ * anything but a plain object, an array's index, and a regex's lastIndex. For the write not
+ * made (a logical assignment that keeps its value): its throw is decided as the write's is.
+ */
+export function setMayThrow(obj: Val, key: Val): boolean {
+  if (!isRef(obj)) return true;
+  if (obj.k === OBJ) return false;
+  const k = toKey(key);
+  if (obj.k === ARR) return !(typeof key === "number" ? Number.isInteger(key) && key >= 0 : INDEX.test(k));
+  return !(obj.k === RE && k === "lastIndex");
 }
 
 /** `delete obj[key]`. */

@@ -23,14 +23,14 @@ import { compileBody } from "./compile/statements.js";
 import { TDZ } from "./compile/patterns.js";
 import { hoist, newEnv, newScope } from "./compile/scope.js";
 import { builtinGlobals } from "./builtins/globals.js";
-import { builtinEffectNames, methodOf } from "./members.js";
-import { setMethodLookup, join2, deepLabel, mayThrowOn } from "./rules.js";
+import { builtinEffectNames, peekMember } from "./members.js";
+import { setMemberLookup, join2, deepLabel, mayThrowOn } from "./rules.js";
 import { toInternal, toPlain, type LabelledPath } from "./convert.js";
 import { throwError } from "./errors.js";
 import { Blocked, LimitExceeded, ProgramThrow, SecurityStop, type Mutants, type ResolvedLimits, charge, resetState, st } from "./state.js";
 import { ARR, BOT, FN, type Arr, type Fn, type Val, toStr, describe, isRef, newObj, OBJ } from "./values.js";
 
-setMethodLookup(methodOf);
+setMemberLookup(peekMember);
 
 /** A request to the host, made by a program calling a host function. */
 export interface HostRequest {

@@ -241,17 +241,11 @@ function evalPath(p: SitePath, env: Env): Val {
     v = e.v[p.root.index];
     l = e.l[p.root.index] ?? BOT;
   }
+  // Each key is read as the program reads it (getMember's label rule, a missing key's shape
+  // included): where the region did not run, the heap differs exactly at the paths it writes.
   for (const key of p.keys) {
-    if (!isRef(v)) return (st.l = l), undefined;
-    if (v.k === OBJ && v.props.has(key)) {
-      const slot = v.props.get(key) as { v: Val; l: Label };
-      l = join2(join2(l, v.label), slot.l);
-      v = slot.v;
-    } else if (v.k === ARR && /^\d+$/.test(key)) {
-      const i = Number(key);
-      l = join2(join2(l, v.label), elemLabel(v, i));
-      v = v.items[i];
-    } else v = methodOf(v, key);
+    v = peekMember(v, l, key);
+    l = st.l;
   }
   st.l = l;
   return v;
@@ -280,10 +274,10 @@ export function upgradeObject(target: Val, key: string | null, l: Label, deletes
   else if (target.k === RE && (key !== null || /[gy]/.test(target.flags))) target.label = join2(target.label, l);
 }
 
-/** Looks up a builtin method or static (`arr.push`, `Object.assign`) without side effects. */
-let methodOf: (v: Val, key: string) => Val = () => undefined;
-export function setMethodLookup(fn: (v: Val, key: string) => Val): void {
-  methodOf = fn;
+/** Reads a member as the program would, without the read's effects (members.ts peekMember; set there to keep the stage order). */
+let peekMember: (v: Val, objL: Label, key: string) => Val = () => undefined;
+export function setMemberLookup(fn: (v: Val, objL: Label, key: string) => Val): void {
+  peekMember = fn;
 }
 
 /** Resolves a function value to the effects it may have, for the upgrade of a call not made. */
@@ -451,7 +445,12 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
       continue;
     }
     const f = evalPath(a, env);
-    if (!isRef(f) || f.k !== FN) continue;
+    // A path that names no function now may have named one where the region ran (`o.cb = f;
+    // xs.map(o.cb)`): its label decides the floor in both runs alike.
+    if (!isRef(f) || f.k !== FN) {
+      seen.paths.push({ path: a, env, before: null });
+      continue;
+    }
     if (f.builtin !== undefined) {
       // A builtin passed as a callback (`xs.forEach(out.push)`).
       seen.paths.push({ path: a, env, before: st.l });

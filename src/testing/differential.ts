@@ -74,7 +74,7 @@ for (const name of __sluiceNames) {
 }`;
 
 /**
- * Runs `program` on V8 in a fresh `node:vm` context whose globals are the host functions.
+ * Runs `program` on V8, in strict mode as sluice, in a fresh `node:vm` context whose globals are the host functions.
  * `await` is dropped and `Promise.all` returns its argument, as in sluice, where host calls
  * return their results directly.
  */
@@ -90,7 +90,8 @@ export function runNative(program: string, host: NativeHost, timeoutMs = 2000): 
   const context = vm.createContext({ __sluiceHost: hostCall, __sluiceNames: Object.keys(host) });
   vm.runInContext(SETUP, context);
   try {
-    const value = vm.runInContext(program.replace(/\bawait\s+/g, ""), context, { timeout: timeoutMs });
+    // Strict, as sluice is: a write to a string's property or an array's length throws.
+    const value = vm.runInContext(`"use strict";\n${program.replace(/\bawait\s+/g, "")}`, context, { timeout: timeoutMs });
     return { status: "completed", value: nativePlain(value), calls, prompts };
   } catch (err) {
     return { status: "threw", error: String(err), calls, prompts };

@@ -117,6 +117,18 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       // A region that writes through a path and later replaces the path's prefix.
       w(1, fc.tuple(d, n).map(([k, x]) => `if (${k}) { o.n.d = ${x}; o.n = { d: 2 }; }`), "floor-order"),
       w(1, d.map((k) => `{ const ob0 = { p: { q: 1 } }; if (${k}) { ob0.p.q = 2; Object.assign(ob0, { p: { q: 3 } }); } }`), "floor-order"),
+      // A region that adds a key and writes through it: where it did not run, the key is missing
+      // (its object's shape says so); a match's groups, read through the array's extra parts.
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const fk0 = {}; if (${k}) { fk0.p = {}; fk0.p.q = ${x}; } v1 = fk0.p?.q ?? 0; }`), "floor-added-key"),
+      w(1, fc.tuple(d, n).map(([k, x]) => `{ const fk0 = { p: {} }; if (${k}) { fk0.p.r = []; fk0.p.r[0] = ${x}; } }`), "floor-added-key"),
+      w(1, fc.tuple(d, s).map(([k, x]) => `{ const mt0 = /(?<g>\\d)/.exec("a1"); if (${k}) mt0.groups.g = ${x}; w = String(mt0.groups.g).slice(0, 12); }`), "floor-added-key"),
+      // A callback path the region fills with a function before passing it: elsewhere it holds none.
+      w(1, fc.tuple(d, pick("null", "0", '"none"'), pick("map", "filter", "forEach", "some")).map(([k, z, m]) => `{ const cbo0 = { cb: ${z} }; if (${k}) { cbo0.cb = (p0) => p0; [1].${m}(cbo0.cb); } }`), "callback-not-function"),
+      // A logical assignment that keeps its value where the write would have thrown (a string's key, an array's name).
+      w(1, fc.tuple(s, pick("&&=", "||=", "??=")).map(([x, op]) => `try { const ls0 = "ab"; ls0[${x}] ${op} "z"; v1 = 1; } catch { v1 = 2; }`), "logical-set-throw"),
+      w(1, fc.tuple(d, pick("&&=", "||=", "??=")).map(([k, op]) => `try { const ls0 = ${k} ? "ab" : { a: 1 }; ls0.a ${op} 3; v2 = 1; } catch { v2 = 2; }`), "logical-set-throw"),
+      // A replacer that cuts the array it is walking.
+      w(1, fc.tuple(d, pick("rc0.length = 1", "rc0.splice(1)", "rc0.pop()")).map(([k, cut]) => `{ const rc0 = [1, 2, 3]; w = JSON.stringify(rc0, (key, val) => { if (key === "0" && ${k}) ${cut}; return val; }); }`), "replacer-cut"),
       // A loop head's default reading a binding of the same head before it is initialised.
       w(1, d.map((k) => `try { for (const [a0 = ${k} ? later0 : 0, later0] of [[]]) {} v1 = 1; } catch { v2 = 1; }`), "loop-head-tdz"),
       // A replacer whose answer closes a cycle, or not.
@@ -161,5 +173,5 @@ export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
   "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order", "delete-result", "stringify-space", "loop-head-tdz", "replacer-throw", "floor-order", "logical-not-set", "chosen-key",
-  "called-position", "run-ending-guard",
+  "floor-added-key", "callback-not-function", "logical-set-throw", "replacer-cut", "called-position", "run-ending-guard",
 ] as const;

@@ -60,6 +60,9 @@ describe("JSON", () => {
     "JSON.stringify({ d: new Date(0), x: [1, { y: 2 }] }, (k, v) => k === 'y' ? undefined : v)",
     "[JSON.stringify({ a: 1 }, (k, v) => k === '' ? [v, v] : v), JSON.stringify(5, (k, v) => v + 1), JSON.stringify({ a: 1 }, (k, v) => (k === 'a' ? () => 1 : v))]",
     "const keys = []; JSON.stringify({ a: { b: 1 }, c: [2] }, (k, v) => { keys.push(k); return v; }); keys",
+    // An array the replacer cuts is still walked to the length it had: the parts removed are read as undefined.
+    "const a = [1, 2, 3]; const keys = []; [JSON.stringify(a, (k, v) => { keys.push(k); if (k === '0') a.length = 1; return v; }), keys]",
+    "const a = [1, 2, 3]; JSON.stringify({ a }, (k, v) => { if (k === '1') a.splice(1); return v === undefined ? 'gone' : v; })",
     "JSON.parse('[1, [2, 3], {\"k\": 4}]', (k, v) => typeof v === 'number' ? v * 10 : v)",
     "JSON.parse('{\"a\": 1, \"b\": 2}', (k, v) => k === 'a' ? undefined : v)",
     "const keys = []; JSON.parse('{\"a\": {\"b\": 1}, \"c\": [2]}', (k, v) => { keys.push(k); return v; }); keys",

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkNoninterference, inputPairArb, libraryStatementArb, planArb, soundnessTools, type PairKind } from "../../src/testing/index.js";
-import { RUNTIME, runs, seed } from "./support.js";
+import { RUNTIME, runs, seed, timeout } from "./support.js";
 
 async function check(kind: PairKind) {
   const report = await checkNoninterference({
@@ -28,10 +28,10 @@ describe("noninterference over plans of the phase-2 builtins", () => {
     const report = await check("integrity");
     expect(report.counterexample).toBeUndefined();
     expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.2);
-  }, 240_000);
+  }, timeout(240_000));
   it("confidentiality", async () => {
     const report = await check("confidentiality");
     expect(report.counterexample).toBeUndefined();
     expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.2);
-  }, 240_000);
+  }, timeout(240_000));
 });

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkNoninterference, inputPairArb, planArb, soundnessTools, type NoninterferenceReport, type PairKind, type SoundnessInput } from "../../src/testing/index.js";
-import { KNOWN_LEAK_FEATURES, RUNTIME, runs, seed } from "./support.js";
+import { KNOWN_LEAK_FEATURES, RUNTIME, runs, seed, timeout } from "./support.js";
 
 async function check(kind: PairKind): Promise<NoninterferenceReport<SoundnessInput>> {
   const report = await checkNoninterference({
@@ -35,11 +35,11 @@ describe("noninterference over generated plans", () => {
     expect(report.counterexample).toBeUndefined();
     // The generator must exercise the guarantee: a good share of plans reach a sink under taint.
     expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.25);
-  });
+  }, timeout(60_000));
 
   it("confidentiality: secret inputs never change the allowed calls to public sinks", async () => {
     const report = await check("confidentiality");
     expect(report.counterexample).toBeUndefined();
     expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.25);
-  });
+  }, timeout(60_000));
 });

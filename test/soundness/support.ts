@@ -21,6 +21,11 @@ export function runs(fallback: number): number {
   return Math.max(1, Math.round(fallback * Number(process.env.SLUICE_SOUNDNESS_SCALE ?? 1)));
 }
 
+/** A test's timeout: `base` ms in CI, scaled with the number of runs under SLUICE_SOUNDNESS_SCALE. */
+export function timeout(base: number): number {
+  return Math.round(base * Math.max(1, Number(process.env.SLUICE_SOUNDNESS_SCALE ?? 1)));
+}
+
 /** The fast-check seed: SLUICE_SEED to reproduce a run, else a new one each time (printed on failure). */
 export function seed(): number {
   return process.env.SLUICE_SEED !== undefined ? Number(process.env.SLUICE_SEED) : (Date.now() ^ 0x5eed) >>> 0;

@@ -55,7 +55,19 @@ export function replaceAll(v: Val, l: Label, cb: Fn, cbL: Label): { data: unknow
     seen.add(r);
     try {
       // Each step re-joins the container's live labels: the replacer may have changed it.
-      if (r.k === ARR) return r.items.map((e, i) => (raise(r.label), walk(String(i), e, elemLabel(r, i))) ?? null);
+      if (r.k === ARR) {
+        // As in JavaScript, every index below the length read at the start is walked (a part
+        // the replacer removed is read as undefined); where the walk ended was decided by the
+        // array as it is at the end, after the last answer.
+        const len = r.items.length;
+        const out: unknown[] = [];
+        for (let i = 0; i < len; i++) {
+          raise(r.label);
+          out.push(walk(String(i), r.items[i], i < r.items.length ? elemLabel(r, i) : BOT) ?? null);
+        }
+        raise(r.label);
+        return out;
+      }
       const out: Record<string, unknown> = {};
       for (const k of enumerableKeys(r)) {
         raise(join2(r.label, keysLabel(r)));

@@ -4,7 +4,7 @@
  */
 import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
-import { getMember, methodTable, setMember } from "../members.js";
+import { getMember, methodTable, setMayThrow, setMember } from "../members.js";
 import { binary } from "../operators.js";
 import { enterPc, exitRegion, join2, leavePc, mayThrowOn, mayWriteThrough, reshape, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
 import { st } from "../state.js";
@@ -288,10 +288,14 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
           // The write not made, decided by `l`, under the same rule as the write made
           // (setMember): the part (or, missing, which keys exist) carries it; a labelled key
           // labels the object, a computed one reshapes it; a reference the object's own label
-          // does not cover (where the write would stop) raises every later sink.
+          // does not cover (where the write would stop) raises every later sink; inside a try,
+          // whether the write would have thrown (a string's or an array's named key) is decided
+          // by `l` and by the key, as setMember's throw is.
           notSet: (l) => {
             const keyL = isRef(k) ? withContents(k, kl) : kl;
             const decided = join2(l, st.pc);
+            if (!isRef(o) || o.k !== OBJ) mayThrowOn(keyL);
+            if (setMayThrow(o, k)) mayThrowOn(decided);
             if (!isRef(o)) return;
             if (!mayWriteThrough(ol, o)) taintFloor(join2(decided, ol));
             if ((dynamicKey || keyL !== BOT) && (o.k === OBJ || o.k === ARR)) reshape(o, join2(decided, keyL));

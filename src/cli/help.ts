@@ -16,7 +16,7 @@ Usage:
              [--approve yes|no] [--max-cost USD]
   sluice mcp list --mcp CONFIG.json [--pins FILE] [--json]
   sluice mcp pin --mcp CONFIG.json [--pins FILE] [--json] [TOOL...]
-  sluice serve [--mcp CONFIG.json [--pins FILE]] [--http PORT] [--approve yes|no]
+  sluice serve [--mcp CONFIG.json [--pins FILE]] [--http PORT] [--approve yes|no] [--principal P]
   sluice help | --help | -h
   sluice --version
 
@@ -65,6 +65,8 @@ Options:
                       next to CONFIG.json.
   --http PORT         serve: Streamable HTTP on 127.0.0.1:PORT (0: any free port)
                       instead of stdio.
+  --principal P       serve: the calling agent reads as P: a value, argument or message
+                      P may not read is withheld. Default: the user's own agent.
   --model M           ask: the planner model. Default: claude-sonnet-5-5.
   --reader-model M    ask: the reader model. Default: claude-haiku-5-5.
   --max-cost USD      ask: refuse any model call that could take the run over USD dollars.

@@ -103,10 +103,18 @@ async function mcpCommand(args: readonly string[], io: CliIo, cwd: string): Prom
 }
 
 async function serveCommand(args: readonly string[], io: CliIo, cwd: string): Promise<number> {
-  const options = { ...HELP_FLAG, ...MCP_FLAGS, http: { type: "string" }, approve: { type: "string" } } as const;
+  const options = { ...HELP_FLAG, ...MCP_FLAGS, http: { type: "string" }, approve: { type: "string" }, principal: { type: "string" } } as const;
   const { values } = parse("serve", args, options, false);
   if (values.help === true) return help(io);
-  return serve({ ...mcpOptions(values), http: portOf(values.http), approve: choice("approve", values.approve, APPROVE, "no") }, io, cwd);
+  const principal = principalOf(values.principal);
+  return serve({ ...mcpOptions(values), http: portOf(values.http), approve: choice("approve", values.approve, APPROVE, "no"), ...(principal === undefined ? {} : { principal }) }, io, cwd);
+}
+
+/** `--principal P`: one name as labels write readers (`me`, `alice@example.com`), not empty. */
+function principalOf(value: string | boolean | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value.trim() === "" || value !== value.trim()) throw new CliError(`--principal needs a principal's name as labels write readers (e.g. me or alice@example.com), not ${JSON.stringify(value)}`);
+  return value;
 }
 
 function help(io: CliIo): number {

@@ -20,6 +20,7 @@
  */
 import type { RunError } from "../runtime/types.js";
 import type { JsonSchema, Tool } from "../tools/types.js";
+import { placeIsTrusted } from "../runtime/error-place.js";
 
 /** Kinds the runtime reports; any other kind is reported as a runtime error. */
 const KINDS: ReadonlySet<string> = new Set(["syntax", "unsupported", "runtime", "limit", "policy"]);
@@ -146,17 +147,8 @@ function position(n: unknown): number | undefined {
   return typeof n === "number" && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-/**
- * Whether the planner may see where a run failed. Which throw ends a run can be decided by data
- * (`if (u.a === 0) throw …`): a runtime error's place is shown only when what decided it
- * (its placeLabel, else its label) is trusted and public. A compile error's place is the
- * program's alone.
- */
-export function placeIsTrusted(error: RunError | undefined): boolean {
-  if (error === undefined || error.kind !== "runtime") return true;
-  const label = error.placeLabel ?? error.label;
-  return label !== undefined && label.trusted === true && label.readers === "public";
-}
+/** Whether the planner may see where a run failed: the runtime's rule, shared with `sluice serve`. */
+export { placeIsTrusted };
 
 /** The kind, line and column of an error, as fixed strings and numbers only. */
 export function errorPlace(error: RunError | undefined): { kind: string; line?: number; column?: number } {

@@ -19,6 +19,7 @@ import { type Stopped, runInWorker, strykerState } from "./pool.js";
 
 export * from "./types.js";
 export { QUERY, toolCallView } from "./host.js";
+export { placeIsTrusted } from "./error-place.js";
 
 /** Options of a single run. */
 export interface RunOptions {

@@ -85,7 +85,8 @@ test("when other clients' plans fill the waiting slots, an ask is declined, neve
     language: { rules: planLanguageRules(), declarations: functionDeclarations(tools), messageIsTrusted },
     fallback: "yes",
     maxWaiting: 1,
-    askTimeoutMs: 3000,
+    // Long enough that the squatter is still waiting when the person's plan asks, on a loaded machine.
+    askTimeoutMs: 60_000,
   });
   const full = await serveOverHttp(server, 0);
   const connect = async (answer: (message: string) => Promise<boolean>) => {
@@ -96,9 +97,12 @@ test("when other clients' plans fill the waiting slots, an ask is declined, neve
   };
   const send = `send_email({ to: "boss@corp.com", body: read_file({ path: "~/notes/q3-plan.md" }) });\n"sent"`;
   try {
-    const squatter = await connect(() => new Promise<boolean>(() => {}));
+    // The squatter's plan is parked once its ask reaches the squatter's client (never answered).
+    let parked!: () => void;
+    const isParked = new Promise<void>((r) => (parked = r));
+    const squatter = await connect(() => (parked(), new Promise<boolean>(() => {})));
     const waiting = squatter.callTool({ name: "run_plan", arguments: { source: send } }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 500));
+    await isParked;
     const asked: string[] = [];
     const person = await connect(async (m) => (asked.push(m), false));
     const result = await person.callTool({ name: "run_plan", arguments: { source: send } });

@@ -25,6 +25,8 @@ export interface ServeCommandOptions {
   http?: number;
   /** The answer to an ask when the client cannot put it to a person. */
   approve: AskFallback;
+  /** Who the calling agent reads as (`--principal`); unset, the user's own agent. */
+  principal?: string;
 }
 
 /** A started server. */
@@ -58,6 +60,7 @@ export async function startServe(options: ServeCommandOptions, io: CliIo, cwd: s
     tools: source.tools,
     language: { rules: planLanguageRules(), declarations: functionDeclarations(source.tools), messageIsTrusted },
     fallback: options.approve,
+    ...(options.principal === undefined ? {} : { principal: options.principal }),
     sampling: samplingTexts(),
     ...(source.permissions ? { runtime: { permissions: source.permissions } } : {}),
     serverInfo: { name: "sluice", version: version() },

@@ -4,13 +4,14 @@
  * the answer, a call's arguments only when they are trusted, and an error message only when
  * it does not depend on untrusted data. A policy's reason quotes arguments (a preview of each);
  * when they are not trusted, those quotes are withheld from it too. Labels' sources and readers
- * are data as well: see label-answer.ts.
+ * are data as well: see label-answer.ts. With a `principal` (who the calling agent reads as),
+ * a value, an argument or a message that principal may not read is withheld as well.
  */
-import type { Readers } from "../../labels/index.js";
+import type { Label, Readers } from "../../labels/index.js";
 import { preview } from "../../policy/paths.js";
-import type { CallRecord, RunResult } from "../../runtime/index.js";
+import { placeIsTrusted, type CallRecord, type RunResult } from "../../runtime/index.js";
 import type { JsonSchema, Tool } from "../../tools/types.js";
-import { labelAnswer } from "./label-answer.js";
+import { labelAnswer, quotesStrangers } from "./label-answer.js";
 import type { PlanLanguage } from "./types.js";
 
 /** A label as JSON. */
@@ -52,6 +53,8 @@ export interface PlanAnswer {
   run?: string;
   /** How asks were answered when no person could be asked. */
   note?: string;
+  /** Why `value` is not in the answer although the run completed (its readers exclude the calling agent). */
+  withheld?: string;
 }
 
 const WITHHELD = "the message is withheld because it may quote data the program read";
@@ -86,49 +89,99 @@ function previewsOf(args: unknown): string[] {
   return [...out].filter((p) => p.length > 2).sort((a, b) => b.length - a.length);
 }
 
-/** `reason` with every quote of an untrusted call's arguments withheld. */
-function withheldArgs(reason: string, calls: readonly CallRecord[]): string {
+/**
+ * Who reads the answer. `undefined`: the calling agent is the user's own and may read anything
+ * the user may (the answer's labels say whose data it holds); a principal: only what it may read.
+ */
+type Reader = string | undefined;
+
+function readable(label: Label | undefined, reader: Reader): boolean {
+  return reader === undefined || (label !== undefined && label.canBeReadBy(reader));
+}
+
+/** Whether the calling agent may see a call's arguments: trusted (no stranger's text), and readable by it. */
+function argsShown(call: CallRecord, reader: Reader): boolean {
+  return call.argsLabel?.trusted === true && readable(call.argsLabel, reader);
+}
+
+/** `reason` with every quote of arguments the calling agent may not see withheld. */
+function withheldArgs(reason: string, calls: readonly CallRecord[], reader: Reader): string {
   let out = reason;
   for (const call of calls) {
-    if (call.argsLabel?.trusted === true) continue;
+    if (argsShown(call, reader)) continue;
     for (const p of previewsOf(call.args)) out = out.split(p).join(WITHHELD_ARG);
   }
   return out;
 }
 
-function callAnswer(call: CallRecord): CallAnswer {
+/**
+ * Whether a call's reason, written for the person, may reach the agent. Its provenance sentences
+ * quote the details of the labels' sources and readers (policy/describe.ts), which label
+ * functions fill from what tools return; where one of them may be a stranger's sentence, the
+ * reason is replaced by fixed words, and the labels (as labelAnswer tells them) say the rest.
+ */
+function reasonQuotesStrangers(call: CallRecord): boolean {
+  return quotesStrangers(call.argsLabel) || quotesStrangers(call.context);
+}
+
+const STRANGER_REASON = "the policy's reason is withheld because it quotes text others wrote; argsLabel says where the arguments came from";
+
+function agentReason(call: CallRecord, reader: Reader): string | undefined {
+  if (call.reason === undefined) return undefined;
+  const verdict = call.decision === "deny" ? "denied by its policy" : call.decision === "ask" ? "put to the person by its policy" : "allowed";
+  return reasonQuotesStrangers(call) ? `${call.tool} was ${verdict}: ${STRANGER_REASON}` : withheldArgs(call.reason, [call], reader);
+}
+
+function callAnswer(call: CallRecord, reader: Reader): CallAnswer {
   const answer: CallAnswer = { tool: call.tool, decision: call.decision };
   if (call.approved !== undefined) answer.approved = call.approved;
-  if (call.reason !== undefined) answer.reason = withheldArgs(call.reason, [call]);
-  if (call.argsLabel?.trusted === true) answer.args = plainJson(call.args) as Record<string, unknown>;
+  const reason = agentReason(call, reader);
+  if (reason !== undefined) answer.reason = reason;
+  if (argsShown(call, reader)) answer.args = plainJson(call.args) as Record<string, unknown>;
   if (call.argsLabel !== undefined) answer.argsLabel = labelAnswer(call.argsLabel);
   if (call.error !== undefined) answer.failed = true;
   if (call.replayed === true) answer.replayed = true;
   return answer;
 }
 
-function errorAnswer(result: RunResult, language: PlanLanguage, knows: Parameters<PlanLanguage["messageIsTrusted"]>[1]): PlanAnswer["error"] {
+/** A blocked run's message is the reason of the call that stopped it: told as the calls' reasons are. */
+function policyMessage(message: string, calls: readonly CallRecord[], reader: Reader): string {
+  const quoting = calls.filter((c) => c.decision !== "allow" && reasonQuotesStrangers(c));
+  if (quoting.length > 0) return `a tool call was refused (${quoting.map((c) => c.tool).join(", ")}): ${STRANGER_REASON}`;
+  return withheldArgs(message, calls, reader);
+}
+
+function errorAnswer(result: RunResult, language: PlanLanguage, knows: Parameters<PlanLanguage["messageIsTrusted"]>[1], reader: Reader): PlanAnswer["error"] {
   const error = result.error;
   if (error === undefined) return undefined;
   // A policy's reason is sluice's own text, written for the person; show it like the calls' reasons.
-  const shown = error.kind === "policy" || language.messageIsTrusted(error, knows);
+  // Any other message is shown only when trusted and readable by the calling agent (no label: sluice's own words).
+  const shown = error.kind === "policy" || (language.messageIsTrusted(error, knows) && (error.label === undefined || readable(error.label, reader)));
+  // Where the run failed can be decided by data: the planner's own rule says when to tell it.
+  const place = placeIsTrusted(error);
   return {
     kind: error.kind,
-    message: !shown ? WITHHELD : error.kind === "policy" ? withheldArgs(error.message, result.calls) : error.message,
-    ...(error.line === undefined ? {} : { line: error.line }),
-    ...(error.column === undefined ? {} : { column: error.column }),
+    message: !shown ? WITHHELD : error.kind === "policy" ? policyMessage(error.message, result.calls, reader) : error.message,
+    ...(error.line === undefined || !place ? {} : { line: error.line }),
+    ...(error.column === undefined || !place ? {} : { column: error.column }),
   };
 }
 
-/** The answer for a finished run; `extra.program` and `extra.tools` are the plan and the tools it was offered, whose words a shown message may use. */
-export function planAnswer(result: RunResult, language: PlanLanguage, extra: { run?: string; note?: string; program?: string; tools?: readonly Tool<any, any>[] } = {}): PlanAnswer {
-  const answer: PlanAnswer = { status: result.status, calls: result.calls.map(callAnswer) };
+/**
+ * The answer for a finished run; `extra.program` and `extra.tools` are the plan and the tools it
+ * was offered, whose words a shown message may use; `extra.principal` is who the calling agent
+ * reads as (ServeOptions.principal).
+ */
+export function planAnswer(result: RunResult, language: PlanLanguage, extra: { run?: string; note?: string; program?: string; tools?: readonly Tool<any, any>[]; principal?: string } = {}): PlanAnswer {
+  const reader = extra.principal;
+  const answer: PlanAnswer = { status: result.status, calls: result.calls.map((c) => callAnswer(c, reader)) };
   if (result.status === "completed") {
     const value = plainJson(result.value);
-    if (value !== undefined) answer.value = value;
+    if (value !== undefined && readable(result.label, reader)) answer.value = value;
+    else if (value !== undefined) answer.withheld = `the value is withheld: its readers do not include ${reader}, who this server answers`;
     if (result.label !== undefined) answer.label = labelAnswer(result.label);
   }
-  const error = errorAnswer(result, language, { ...(extra.program === undefined ? {} : { program: extra.program }), ...(extra.tools === undefined ? {} : { tools: extra.tools }) });
+  const error = errorAnswer(result, language, { ...(extra.program === undefined ? {} : { program: extra.program }), ...(extra.tools === undefined ? {} : { tools: extra.tools }) }, reader);
   if (error !== undefined) answer.error = error;
   if (extra.run !== undefined) answer.run = extra.run;
   if (extra.note !== undefined) answer.note = extra.note;
@@ -184,6 +237,7 @@ export const PLAN_ANSWER_SCHEMA: JsonSchema = {
     },
     run: { type: "string", description: "Pass as retry_of when you correct a failed plan." },
     note: { type: "string" },
+    withheld: { type: "string", description: "Why the value of a completed run is not given: it may not be read by the principal this server answers." },
   },
   required: ["status", "calls"],
 };

@@ -3,37 +3,40 @@
  * the client can show forms at all, and what the person answered.
  */
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, type ServerContext } from "@modelcontextprotocol/server";
+import { Label } from "../../labels/index.js";
+import { formatApproval, type ArgumentProvenance } from "../../policy/index.js";
 import type { ApprovalRequest } from "../../runtime/index.js";
 
-/** Longest text of one argument in the form; the record keeps the whole value. */
-const ARG_PREVIEW = 400;
-/** Longest message of one form. */
-const MESSAGE_LIMIT = 4000;
+/**
+ * Longest form message. Flagged values are never cut (the person must see every recipient they
+ * approve), so a longer form is not shown at all: it says so, and the person can decline.
+ */
+const MESSAGE_LIMIT = 100_000;
 
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > ARG_PREVIEW ? `${text.slice(0, ARG_PREVIEW - 1)}…` : text;
+/** Every top-level argument, for a request that came without the runtime's provenance. */
+function plainProvenance(request: ApprovalRequest): ArgumentProvenance[] {
+  return Object.keys(request.args).map((path) => ({ path, label: Label.trusted(), explanation: "" }));
 }
 
-/** The question put to the person: the call with its arguments, and why the policy asks. */
+/**
+ * The question put to the person: the call as the permission engine's own approval text puts it
+ * (policy/decide.ts formatApproval: each value whole, lists element by element, data on one line),
+ * between sluice's fixed opening and closing lines.
+ */
 export function askMessage(request: ApprovalRequest): string {
-  const args = Object.entries(request.args).map(([k, v]) => `  ${k}: ${preview(v)}`);
-  const lines = [
-    `A plan run by sluice wants to call ${request.tool}${args.length === 0 ? " with no arguments" : " with"}:`,
-    ...args,
-    "",
-    `Why you are asked: ${request.reason}`,
-    ...(request.context === undefined ? [] : [`Control flow: ${request.context}`]),
-    "",
-    "Allow this call?",
-  ];
-  const text = lines.join("\n");
-  return text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT - 1)}…` : text;
+  const body = formatApproval({
+    tool: request.tool,
+    args: request.args,
+    reason: request.reason,
+    provenance: request.provenance === undefined ? plainProvenance(request) : (request.provenance as ArgumentProvenance[]),
+    context: request.context ?? "the plan's own control flow",
+  });
+  const open = "A plan run by sluice wants to make this call:";
+  const close = "Allow this call?";
+  if (body.length > MESSAGE_LIMIT) {
+    return [open, `  ${request.tool}, with arguments too long to show here (${body.length} characters).`, "Decline unless you can check them another way.", "", close].join("\n");
+  }
+  return [open, body, "", close].join("\n");
 }
 
 /** The form of one ask: a single box, unticked unless the person ticks it. */

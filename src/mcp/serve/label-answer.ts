@@ -11,8 +11,8 @@ import type { Label } from "../../labels/index.js";
 import type { LabelAnswer } from "./answer.js";
 
 const KIND = /^[A-Za-z][A-Za-z0-9_#.-]{0,31}$/;
-/** An address, a handle, a channel, an IBAN: no spaces, quotes or line breaks to carry a sentence. */
-const PRINCIPAL = /^[\p{L}\p{N}._%+@#:/-]{1,100}$/u;
+/** An address, a handle, a channel, an IBAN, a path: no spaces, quotes or line breaks to carry a sentence. */
+const PRINCIPAL = /^[\p{L}\p{N}._%+@#:/~-]{1,100}$/u;
 const MAX_SOURCE = 200;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
 const UNTRUSTED_DETAIL = " (detail withheld: not trusted)";
@@ -31,6 +31,18 @@ function sourceAnswer(source: string, trusted: boolean): string {
   // A detail that is one principal-like token (`email:eve@x.example`) cannot carry a sentence.
   const detail = colon < 0 ? "" : source.slice(colon + 1);
   return colon < 0 || PRINCIPAL.test(detail) ? source : `${kind}${UNTRUSTED_DETAIL}`;
+}
+
+/**
+ * True when `label`, put in words by a policy's explanation, would quote text a stranger may
+ * have written: an untrusted label with a source whose detail {@link labelAnswer} withholds, or
+ * a reader that is not principal-like (label functions fill readers from data too).
+ */
+export function quotesStrangers(label: Pick<Label, "toJSON"> | undefined): boolean {
+  if (label === undefined) return false;
+  const { trusted, readers, sources } = label.toJSON();
+  if (readers !== "public" && readers.some((r) => !PRINCIPAL.test(r))) return true;
+  return !trusted && sources.some((s) => sourceAnswer(s, false) !== s);
 }
 
 /** The label as JSON for the agent. */

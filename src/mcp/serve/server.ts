@@ -14,7 +14,7 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { createRuntime, type ApprovalRequest, type QuarantinedModel, type RunResult, type SluiceRuntime } from "../../runtime/index.js";
+import { createRuntime, placeIsTrusted, type ApprovalRequest, type QuarantinedModel, type RunResult, type SluiceRuntime } from "../../runtime/index.js";
 import { answerText, PLAN_ANSWER_SCHEMA, planAnswer } from "./answer.js";
 import { approvedIn, askRequest, clientCanAsk, clientCanSample } from "./asks.js";
 import { LIST_TOOLS_DESCRIPTION, runPlanDescription } from "./descriptions.js";
@@ -94,7 +94,8 @@ function toolError(text: string): CallToolResult {
 
 function summary(result: RunResult): string {
   const count = (d: string) => result.calls.filter((c) => c.decision === d).length;
-  const where = result.error?.line === undefined ? "" : ` at line ${result.error.line}`;
+  // The log reaches the client too: the place only when data did not choose it.
+  const where = result.error?.line === undefined || !placeIsTrusted(result.error) ? "" : ` at line ${result.error.line}`;
   return `run_plan: ${result.status}${where}; ${result.calls.length} call(s): ${count("allow")} allowed, ${count("ask")} asked, ${count("deny")} denied`;
 }
 
@@ -196,7 +197,7 @@ export function createPlanServer(options: ServeOptions): PlanServer {
       if (failed.size > KEEP_FAILED) failed.delete(failed.keys().next().value as string);
     }
     const note = notes.size === 0 ? undefined : [...notes].join(". ");
-    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }), program, tools: options.tools });
+    const answer = planAnswer(result, options.language, { ...(result.status === "failed" ? { run: id } : {}), ...(note === undefined ? {} : { note }), program, tools: options.tools, ...(options.principal === undefined ? {} : { principal: options.principal }) });
     return {
       content: [{ type: "text", text: answerText(answer) }],
       structuredContent: answer as unknown as Record<string, unknown>,

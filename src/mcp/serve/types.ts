@@ -61,6 +61,15 @@ export interface ServeOptions {
   askTimeoutMs?: number;
   /** How many plans may wait for a person at once; asks beyond that are declined. Default 32. */
   maxWaiting?: number;
+  /**
+   * Who the calling agent reads as. Unset (the default), the agent is the user's own: it gets
+   * every value the user may read, with its label saying whose data it is. Set, a run's value, a
+   * call's arguments (and their quotes in reasons) and an error message are given only when this
+   * principal may read them (`label.canBeReadBy(principal)`); otherwise the answer says they are
+   * withheld. Use it when the agent behind the MCP host is not the user's alone (a shared agent,
+   * a model run by someone else).
+   */
+  principal?: string;
   /** The name and version the server reports. */
   serverInfo?: { name: string; version: string };
   /** Where the server reports what it does, one line at a time (stderr in the CLI). */

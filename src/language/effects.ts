@@ -166,16 +166,19 @@ const INERT_TYPES = new Set([
 const NEW_RECEIVERS = new Set(["Literal", "TemplateLiteral", "ArrayExpression", "ObjectExpression"]);
 
 /**
- * A method of a value made right there (`/chlo/i.test(x)`, `[a, b].map(f)`), as a method of a
- * fresh local: only a builtin of that name (or the program's own function, by name) can run,
- * and what it changes is the new value.
+ * A method, by its written name, of a receiver that is no access path: a value made right there
+ * (`/chlo/i.test(x)`, `[a, b].map(f)`) is a fresh local's, anything else (`s.trim().includes(x)`,
+ * `o[k].push(x)`) a local's that may hold any value. Either way only a builtin of that name (or
+ * the program's own function, by name) can run; what the receiver's own expression does is
+ * walked on its own.
  */
 function literalMethod(callee: acorn.Node): AccessPath | null {
   const n = callee as acorn.AnyNode;
   if (n.type === "ChainExpression") return literalMethod(n.expression);
-  if (n.type !== "MemberExpression" || !NEW_RECEIVERS.has(n.object.type)) return null;
+  if (n.type !== "MemberExpression") return null;
   const key = staticKey(n);
-  return key === null ? null : { root: "", keys: [key], local: true, fresh: true };
+  if (key === null) return null;
+  return NEW_RECEIVERS.has(n.object.type) ? { root: "", keys: [key], local: true, fresh: true } : { root: "", keys: [key], local: true };
 }
 
 function argumentShape(arg: acorn.Expression | acorn.SpreadElement, site: Site): AccessPath | "inert" | "opaque" {

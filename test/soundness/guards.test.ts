@@ -59,6 +59,14 @@ describe("a method of a value made right there", () => {
     const { seen } = await contexts(`const m = payees.filter((p) => /chlo/i.test(p.name));\nsend({ value: "x" });`, CHLOE);
     expect(seen).toEqual([{ value: "x", context: "public" }]);
   });
+  it("a method of a call's result in a callback over private data leaves the floor alone (banking 12)", async () => {
+    const { seen } = await contexts(`const m = payees.filter((p) => (p.name ?? "").toLowerCase().includes("chlo"));\nsend({ value: "x" });`, CHLOE);
+    expect(seen).toEqual([{ value: "x", context: "public" }]);
+  });
+  it("a changing method of a receiver data chose still raises the floor", async () => {
+    const { seen } = await contexts(`const o = { a: [1] };\nconst k = "a";\npayees.forEach((p) => { o[k].push(1); });\nsend({ value: "x" });`, CHLOE);
+    expect(seen).toEqual([{ value: "x", context: "private" }]);
+  });
   it("a callback passed to a literal array's method is still upgraded", async () => {
     const { seen } = await contexts(`let z = 0;\nconst bump = () => { z = 1; return true; };\npayees.filter((p) => [p].some(bump));\nsend({ value: z });`, []);
     const program = `let z = 0;\nconst bump = () => { z = 1; return true; };\npayees.filter((p) => [p].some(bump));\nif (z === 0) send({ value: "x" });`;

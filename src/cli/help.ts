@@ -16,7 +16,8 @@ Usage:
              [--approve yes|no] [--max-cost USD]
   sluice mcp list --mcp CONFIG.json [--pins FILE] [--json]
   sluice mcp pin --mcp CONFIG.json [--pins FILE] [--json] [TOOL...]
-  sluice serve [--mcp CONFIG.json [--pins FILE]] [--http PORT] [--approve yes|no] [--principal P]
+  sluice serve [--mcp CONFIG.json [--pins FILE]] [--http PORT] [--approve yes|no]
+               [--principal P]
   sluice help | --help | -h
   sluice --version
 

@@ -77,7 +77,7 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       // A named callback at the position a builtin calls, in a part data decided (a helper's early return).
       w(2, calledPositionArb(sc), "called-position"),
       // A branch that can only throw, where a throw ends the run or where a try or finally is around it.
-      w(2, guardStatementArb(sc), "run-ending-guard"),
+      w(3, guardStatementArb(sc), "run-ending-guard"),
       // A reference that may run in its temporal dead zone.
       w(1, d.map((k) => `{ try { if (${k}) later0; v1 = 1; } catch { v2 = 2; } let later0 = 0; }`), "tdz"),
       w(1, d.map((k) => `{ try { if (${k}) later0 = 1; v1 = typeof later0 === "number" ? 1 : 0; } catch { v2 = 2; } let later0 = 0; }`), "tdz"),

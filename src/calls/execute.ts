@@ -9,7 +9,7 @@ import { retryWait } from "./backoff.js";
 import type { Breakers } from "./breakers.js";
 import type { Buckets } from "./buckets.js";
 import { AttemptFailed, isRetryable, kindOfToolError, LayerStop, mayHaveActed, retryAfterOf, statusOf, unwrap } from "./classify.js";
-import { AttemptTimeout, failureLabelOf, failureOutcome, type LateOutcome } from "./failure.js";
+import { AttemptTimeout, failureLabelOf, failureOutcome, failuresAreOwn, type LateOutcome } from "./failure.js";
 import { withTimeout } from "./timeout.js";
 import { type CallInfo, type CallObservation, type CallObserver, type CallOutcome, type CallRequest, type FailureKind, BudgetRefusal } from "./types.js";
 
@@ -119,7 +119,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
   const breaker = env.breakers.get(resource);
   const obs = guarded(req.observer ?? env.observer, () => infoOf(req, resource));
   const bucketKeys = [[`tool:${tool.name}`, tool.rateLimit], [resource, env.rateLimits[resource]]] as const;
-  const failureLabel = failureLabelOf(req.failureLabel, tool.name, resource);
+  const failureLabel = failureLabelOf(req.failureLabel, tool.name, resource, failuresAreOwn(tool, { breaker: env.breakers.options, rateLimits: env.rateLimits }));
   let attempts = 0;
   // Whether the last failed attempt may have done the call's effect anyway.
   let unknown = false;

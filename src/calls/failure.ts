@@ -41,10 +41,28 @@ export interface FailureContext {
  * The label of what the program sees of a failure: the caller's label for the tool's answers
  * (readers, sources), forced untrusted and given the resource as a source. Forced because a
  * trusted server's failure can still be caused by the network, by load others put on it, or
- * by a breaker or bucket that other runs' calls (decided by other data) filled.
+ * by a breaker or bucket that other runs' calls (decided by other data) filled. Not forced
+ * when `own`: the tool declared its failure label and nothing shared can fail it (see
+ * {@link failuresAreOwn}).
  */
-export function failureLabelOf(given: Label | undefined, tool: string, resource: string): Label {
+export function failureLabelOf(given: Label | undefined, tool: string, resource: string, own = false): Label {
+  if (own && given !== undefined) return given;
   return (given ?? Label.untrusted(tool)).join(Label.untrusted(resource));
+}
+
+/**
+ * Whether a tool's failures are its own to label: it declares `failureLabel`, shares no
+ * resource with other tools (MCP and A2A tools name one: a server reached over the network),
+ * and no breaker or bucket other calls fill stands in front of it. A local tool (an in-memory
+ * calendar, a file the user owns) says its failures are trusted, and a `try` around it keeps
+ * its trusted result trusted (attack round 4, precision P1).
+ */
+export function failuresAreOwn(
+  tool: { name: string; failureLabel?: Label; resource?: string; rateLimit?: unknown },
+  shared: { breaker?: unknown; rateLimits?: Readonly<Record<string, unknown>> },
+): boolean {
+  if (!(tool.failureLabel instanceof Label) || tool.resource !== undefined || tool.rateLimit !== undefined) return false;
+  return shared.breaker === undefined && shared.rateLimits?.[tool.name] === undefined;
 }
 
 const SUMMARY: Record<FailureKind, (tool: string) => string> = {

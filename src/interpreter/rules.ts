@@ -486,6 +486,20 @@ export function exitRegion(fx: SiteEffects, env: Env, l: Label): void {
   if (changed) syncPc();
 }
 
+/**
+ * Rule (a guard that ends the run): a branch that can only throw (`if (!found) throw …`), decided
+ * by `l` and not taken, where a throw would end the run before any more of the program runs: no
+ * try is open at any depth and no finally waits after a catch block. Every run that goes on past
+ * it did not take it, so the other branch and what follows run at the pc as it is, and nothing
+ * the guard's branch may do is upgraded; `l` joins only what decides where the run ends (`endL`).
+ * Whether the run went on is the termination channel (docs/security-model.md).
+ */
+export function guardEndsRun(l: Label): boolean {
+  if (st.tryDepth > 0 && !st.mutants.guardIgnoresTry) return false;
+  st.endL = join2(st.endL, l);
+  return true;
+}
+
 /** Raises the structured pc by `l`, returning the previous value to restore with {@link leavePc}. */
 export function enterPc(l: Label): Label {
   const saved = st.spc;

@@ -162,6 +162,25 @@ const INERT_TYPES = new Set([
   "UpdateExpression",
 ]);
 
+/** Receivers every evaluation of which is a new value (a regex, array or object literal) or a primitive. */
+const NEW_RECEIVERS = new Set(["Literal", "TemplateLiteral", "ArrayExpression", "ObjectExpression"]);
+
+/**
+ * A method, by its written name, of a receiver that is no access path: a value made right there
+ * (`/chlo/i.test(x)`, `[a, b].map(f)`) is a fresh local's, anything else (`s.trim().includes(x)`,
+ * `o[k].push(x)`) a local's that may hold any value. Either way only a builtin of that name (or
+ * the program's own function, by name) can run; what the receiver's own expression does is
+ * walked on its own.
+ */
+function literalMethod(callee: acorn.Node): AccessPath | null {
+  const n = callee as acorn.AnyNode;
+  if (n.type === "ChainExpression") return literalMethod(n.expression);
+  if (n.type !== "MemberExpression") return null;
+  const key = staticKey(n);
+  if (key === null) return null;
+  return NEW_RECEIVERS.has(n.object.type) ? { root: "", keys: [key], local: true, fresh: true } : { root: "", keys: [key], local: true };
+}
+
 function argumentShape(arg: acorn.Expression | acorn.SpreadElement, site: Site): AccessPath | "inert" | "opaque" {
   if (INERT_TYPES.has(arg.type)) return "inert";
   if (arg.type === "SpreadElement") return "opaque";
@@ -338,7 +357,7 @@ function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], 
       recordTarget(fx, node.left, site);
       break;
     case "CallExpression": {
-      const callee = sitePathOf(node.callee, site);
+      const callee = sitePathOf(node.callee, site) ?? literalMethod(node.callee);
       if (callee === null) fx.unknown = true;
       else {
         const args = node.arguments.map((a) => argumentShape(a, site));
@@ -382,4 +401,22 @@ export function mergeEffects(parts: RegionEffects[]): RegionEffects {
     fx.completes ||= p.completes;
   }
   return fx;
+}
+
+/**
+ * Whether a statement can complete only by throwing: a `throw`, a block whose last statement is
+ * one, or an `if` both of whose branches are; and no break, continue or return leaves it. (A throw
+ * caught by a try inside it lets the statements after that try run on, to the last one.)
+ */
+export function alwaysThrows(stmt: acorn.Node | null | undefined, res: Resolution): boolean {
+  if (!stmt || !endsInThrow(stmt as acorn.AnyNode)) return false;
+  const fx = regionEffects(stmt, res);
+  return !fx.breaks && !fx.returns;
+}
+
+function endsInThrow(stmt: acorn.AnyNode): boolean {
+  if (stmt.type === "ThrowStatement") return true;
+  if (stmt.type === "BlockStatement") return stmt.body.length > 0 && endsInThrow(stmt.body[stmt.body.length - 1]);
+  if (stmt.type === "IfStatement") return stmt.alternate != null && endsInThrow(stmt.consequent) && endsInThrow(stmt.alternate);
+  return false;
 }

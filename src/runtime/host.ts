@@ -11,7 +11,7 @@ import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { labelParts } from "../tools/output.js";
 import { HostDataError, type HostPart, readHostData, readHostParts, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
-import { createAttemptBudget, createKeyring, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
+import { createAttemptBudget, createKeyring, failureLabelOf as failureLabelOfCall, failuresAreOwn, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
 import { ATTRIBUTES, startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
 
 export { thrownText } from "../interpreter/convert.js";
@@ -220,9 +220,9 @@ function failureLabelOf(tool: Tool<any, any>, args: Record<string, unknown>): La
   return Label.of({ readers: [], trusted: false, sources: [tool.name] });
 }
 
-/** The label of a result that is not plain data: who may read the tool's errors, forced untrusted. */
-function failedCallLabel(tool: Tool<any, any>, args: Record<string, unknown>): Label {
-  return failureLabelOf(tool, args).join(Label.untrusted(tool.resource ?? tool.name));
+/** The label of a failure the host sees: who may read the tool's errors, forced untrusted unless the tool's failures are its own. */
+function failedCallLabel(tool: Tool<any, any>, args: Record<string, unknown>, config: HostConfig): Label {
+  return failureLabelOfCall(failureLabelOf(tool, args), tool.name, tool.resource ?? tool.name, failuresAreOwn(tool, config));
 }
 
 /**
@@ -322,7 +322,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   // A replayed result whose labelled parts are unknown (a record not made by this runtime).
   let partsUnknown = false;
   // What a failure would have carried; a replayed call could have failed the first time too.
-  let failureLabel = failedCallLabel(tool, args);
+  let failureLabel = failedCallLabel(tool, args, host.config);
   const own = done === undefined ? undefined : host.results.get(done);
   let read: { value: unknown; parts: HostPart[] } | undefined = own;
   if (done !== undefined) {
@@ -344,7 +344,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     } catch (err) {
       const problem = err instanceof HostDataError ? err.message : thrownText(err);
       record.error = `the result is not plain data: ${problem}`;
-      return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args) };
+      return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args, host.config) };
     }
     // One copy is shared by the record, the label function and what the program is sent: none may change it.
     deepFreeze(read.value);

@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { type Alternative, choose, numLeaf, strLeaf } from "./gen-expressions.js";
+import { guardStatementArb } from "./gen-guards.js";
 import { calledPositionArb } from "./gen-positions.js";
 import type { StmtScope } from "./gen-statements.js";
 
@@ -85,6 +86,7 @@ export function libraryStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(4, coll, "collections"),
       w(2, round4, "absent-callback"),
       w(2, calledPositionArb(sc), "called-position"),
+      w(2, guardStatementArb(sc), "run-ending-guard"),
       w(3, fc.tuple(d, read).map(([k, r]) => `if (${k}) { ${r} }`)),
       w(2, throwing, "throw"),
       w(1, fc.tuple(d, read, read).map(([k, r, q]) => `if (${k}) { ${r} } else { ${q} }`)),

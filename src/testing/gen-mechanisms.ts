@@ -10,6 +10,7 @@
  */
 import fc from "fast-check";
 import { type Alternative, choose, condLeaf, numLeaf, strLeaf } from "./gen-expressions.js";
+import { guardStatementArb } from "./gen-guards.js";
 import { calledPositionArb } from "./gen-positions.js";
 import type { StmtScope } from "./gen-statements.js";
 
@@ -75,6 +76,8 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(4, cb, "callback-builtin"),
       // A named callback at the position a builtin calls, in a part data decided (a helper's early return).
       w(2, calledPositionArb(sc), "called-position"),
+      // A branch that can only throw, where a throw ends the run or where a try or finally is around it.
+      w(3, guardStatementArb(sc), "run-ending-guard"),
       // A reference that may run in its temporal dead zone.
       w(1, d.map((k) => `{ try { if (${k}) later0; v1 = 1; } catch { v2 = 2; } let later0 = 0; }`), "tdz"),
       w(1, d.map((k) => `{ try { if (${k}) later0 = 1; v1 = typeof later0 === "number" ? 1 : 0; } catch { v2 = 2; } let later0 = 0; }`), "tdz"),
@@ -176,5 +179,5 @@ export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
   "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order", "delete-result", "stringify-space", "loop-head-tdz", "replacer-throw", "floor-order", "logical-not-set", "chosen-key",
-  "floor-added-key", "callback-not-function", "logical-set-throw", "replacer-cut", "called-position", "callback-swapped", "unchosen-callee",
+  "floor-added-key", "callback-not-function", "logical-set-throw", "replacer-cut", "called-position", "callback-swapped", "unchosen-callee", "run-ending-guard",
 ] as const;

@@ -15,6 +15,8 @@ export function recordSource(name: string, data: unknown, label: Label): Tool {
     description: `Reads ${name.replace(/^read_/, "")} data.`,
     parameters: { type: "object", properties: {} },
     label: () => label,
+    // An in-memory source: whether it fails is its own business, labelled as its data is.
+    failureLabel: label,
     run: () => structuredClone(data),
   });
 }

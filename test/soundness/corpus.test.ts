@@ -20,6 +20,8 @@ interface Entry {
   bug?: string;
   program: string;
   varying?: "untrusted" | "secret";
+  /** A precision entry: every sink call is allowed without asking, in both runs. */
+  expect?: "allowed";
   inputs: [Partial<Record<"u" | "s" | "t", Partial<InputRecord>>> & { list?: SoundnessInput["list"] }, Partial<Record<"u" | "s" | "t", Partial<InputRecord>>> & { list?: SoundnessInput["list"] }];
 }
 
@@ -60,7 +62,20 @@ async function agrees(e: Entry): Promise<{ ok: boolean; detail: string }> {
     runtime: RUNTIME,
   });
   const statuses = pair.results.map((r) => r.status + (r.error ? ` (${r.error.kind}: ${r.error.message.slice(0, 100)})` : ""));
-  return { ok: pair.ok, detail: `${JSON.stringify(pair.traces)} ${statuses.join(" | ")}` };
+  const detail = `${JSON.stringify(pair.traces)} ${statuses.join(" | ")}`;
+  // Inputs that differ only in trusted data may make different calls: a precision entry is judged
+  // by whether each run goes through without an ask, not by the two runs agreeing.
+  if (e.expect === "allowed" && onlyTrustedVaries(e)) {
+    const asked = pair.results.flatMap((r) => r.calls.filter((c) => ["send", "publish"].includes(c.tool) && c.decision !== "allow"));
+    return { ok: pair.results.every((r) => r.status === "completed") && asked.length === 0, detail: `${detail}; not allowed: ${JSON.stringify(asked.map((c) => c.tool))}` };
+  }
+  return { ok: pair.ok, detail };
+}
+
+/** True when the two inputs differ only in the trusted record. */
+function onlyTrustedVaries(e: Entry): boolean {
+  const [a, b] = e.inputs;
+  return JSON.stringify({ ...a, t: undefined }) === JSON.stringify({ ...b, t: undefined }) && JSON.stringify(a.t) !== JSON.stringify(b.t);
 }
 
 const entries = load();

@@ -78,7 +78,8 @@ describe("plan generators", () => {
       { numRuns: n, seed: 11 },
     );
     console.log(`generated plans: ${((100 * tainted) / n).toFixed(0)}% reach a sink under an untrusted or secret context; ${((100 * completed) / n).toFixed(0)}% run to the end`);
-    expect(tainted / n).toBeGreaterThan(0.3);
+    // Guards that end the run leave the sinks after them clean (issue 15): 35% before them, 30% at seed 11 after.
+    expect(tainted / n).toBeGreaterThan(0.25);
     expect(completed / n).toBeGreaterThan(0.7);
   });
 

@@ -3,7 +3,7 @@
  * (normal, break, continue, return); exceptions travel as host exceptions of type ProgramThrow.
  */
 import type * as acorn from "acorn";
-import { enterPc, exitRegion, join2, leavePc, underPc } from "../rules.js";
+import { enterPc, exitRegion, guardEndsRun, join2, leavePc, underPc } from "../rules.js";
 import { ProgramThrow, st, step, syncPc } from "../state.js";
 import { BOT, type Val, truthy, strictEq } from "../values.js";
 import { type Cx, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, isInert, stmtHandlers } from "./context.js";
@@ -12,6 +12,7 @@ import { TDZ, compileTarget } from "./patterns.js";
 import { type Env, hoist, newEnv, resolve } from "./scope.js";
 import type { Label } from "../../labels/index.js";
 import { patternNames } from "../../language/patterns.js";
+import { alwaysThrows } from "../../language/effects.js";
 
 function at(node: acorn.Node): [number, number] {
   return [node.loc?.start.line ?? 1, (node.loc?.start.column ?? 0) + 1];
@@ -108,6 +109,9 @@ stmtHandlers.IfStatement = (node: acorn.IfStatement, cx) => {
   const inert = isInert(fx);
   const topLevel = !cx.inFunction;
   const [line, column] = at(node);
+  // A branch that can only throw is a guard (see guardEndsRun).
+  const consThrows = alwaysThrows(node.consequent, cx.resolution);
+  const altThrows = alwaysThrows(node.alternate, cx.resolution);
   return (env) => {
     st.line = line;
     st.column = column;
@@ -116,6 +120,8 @@ stmtHandlers.IfStatement = (node: acorn.IfStatement, cx) => {
     const cl = st.l;
     if (topLevel) (st.cv = undefined), (st.cvl = join2(cl, st.pc));
     if (cl === BOT || underPc(cl)) return truthy(c) ? cons(env) : alt !== null ? alt(env) : NORMAL;
+    const taken = truthy(c);
+    if ((taken ? altThrows && !consThrows : consThrows && !altThrows) && guardEndsRun(cl)) return taken ? cons(env) : alt !== null ? alt(env) : NORMAL;
     const saved = enterPc(cl);
     try {
       return truthy(c) ? cons(env) : alt !== null ? alt(env) : NORMAL;
@@ -242,6 +248,9 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
         const saved = enterPc(st.mutants.catchNoPc ? BOT : decided);
         // A caught throw: the try's completion is the catch block's, undefined unless it makes one.
         if (topLevel) (st.cv = undefined), (st.cvl = st.pc);
+        // A throw from a catch block runs the finally's code before it leaves: as inside a try,
+        // what may throw there decides what runs next.
+        if (finalizer !== null) st.tryDepth++;
         try {
           const henv = (handlerScopeEnv as (env: Env) => Env)(env);
           bindParam?.(henv, thrown.value, join2(thrown.label, decided));
@@ -250,6 +259,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
           if (!(e instanceof ProgramThrow)) throw e;
           pending = e;
         } finally {
+          if (finalizer !== null) st.tryDepth--;
           leavePc(saved);
         }
       }

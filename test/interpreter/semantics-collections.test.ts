@@ -20,6 +20,8 @@ describe("Map", () => {
     "const m = new Map(Object.entries({ x: 1, y: 2 })); Object.fromEntries([...m].map(([k, v]) => [k, v * 10]))",
     "const m = new Map([['a', 1]]); const c = new Map(m); c.set('b', 2); [m.size, c.size]",
     "const m = new Map([['a', [1]]]); const c = structuredClone(m); c.get('a').push(2); [m.get('a'), c.get('a')]",
+    "const m = new Map(); m.set('self', m); const c = structuredClone(m); [c.size, c.get('self') === c, c === m]",
+    "const s = new Set(); s.add(s); const c = structuredClone(s); [c.size, c.has(c), c.has(s)]",
     "const [[k0, v0]] = new Map([['first', 1]]); [k0, v0]",
     "Array.from(new Map([['a', 1], ['b', 2]]), ([k, v]) => k + v)",
     "[new Map() instanceof Map, new Set() instanceof Map, new Set() instanceof Set, {} instanceof Map, new Map() instanceof Object]",

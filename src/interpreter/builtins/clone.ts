@@ -41,13 +41,14 @@ function copy(v: Val, seen: Map<Ref, Ref>, whole: Label): Val {
     case OBJ: {
       const o: Obj = { k: OBJ, props: new Map(), label: v.label, shape: v.shape };
       if (v.cls !== undefined) o.cls = v.cls;
+      // Seen before the entries are copied: a Map or Set may hold itself.
+      seen.set(v, o);
       if (v.coll !== undefined) {
         const c = v.coll;
         o.coll = { kind: c.kind, keys: [], vals: [], kls: c.kls.slice(), vls: c.vls.slice() };
         charge(48 * c.keys.length);
         for (let i = 0; i < c.keys.length; i++) (o.coll.keys.push(copy(c.keys[i], seen, whole)), o.coll.vals.push(copy(c.vals[i], seen, whole)));
       }
-      seen.set(v, o);
       for (const [k, slot] of v.props) {
         charge(64 + 2 * k.length);
         o.props.set(k, { v: copy(slot.v, seen, whole), l: slot.l });

@@ -475,6 +475,19 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
  * Leaves a region whose running was decided by `l`: upgrades what it may write, and lets
  * jumps it may take raise the pc of what follows until their target ends.
  */
+/**
+ * Rule (a function's exit): what decided where a body stopped (a return taken or not) decided
+ * whether the code it skipped ran, so whether that code threw: as at a region's exit, `l` joins
+ * the place the run may end at and, inside a try, the pending throw. Without it a `return` on
+ * secret data before code that may throw let the planner see which line the run failed at.
+ */
+export function exitFunction(fx: SiteEffects, env: Env, l: Label): void {
+  upgradeEffects(fx, env, l);
+  if (!fx.mayThrow) return;
+  st.endL = join2(st.endL, l);
+  if (st.tryDepth > 0 && !st.mutants.noThrowPc) st.thr = join2(st.thr, l);
+}
+
 export function exitRegion(fx: SiteEffects, env: Env, l: Label): void {
   if (st.mutants.noUntakenUpgrade) return;
   upgradeEffects(fx, env, l);

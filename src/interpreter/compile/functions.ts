@@ -9,7 +9,7 @@ import type { Label } from "../../labels/index.js";
 import { regionEffects } from "../../language/effects.js";
 import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
-import { brief, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
+import { brief, exitFunction, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
 import { callBuiltin, isInertBuiltin, setCallFunction, upgradeCallback } from "../rules-calls.js";
 import { SecurityStop, charge, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe, isRef } from "../values.js";
@@ -159,7 +159,7 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       l = st.pc;
       exit = st.ret;
     }
-    if (exit !== BOT && !exit.flowsTo(entry)) upgradeEffects(code.summary, c.env, exit);
+    if (exit !== BOT && !exit.flowsTo(entry)) exitFunction(code.summary, c.env, exit);
     calleeThr = st.thr;
     st.l = join2(l, fl);
     st.line = line;

@@ -121,9 +121,6 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   const code = c.code;
   const saved = { spc: st.spc, brk: st.brk, ret: st.ret, thr: st.thr };
   const callerPc = st.pc;
-  // The caller's place: an error later in the calling expression is the caller's, not at the
-  // callee's last statement (which data may have chosen).
-  const { line, column } = st;
   const entry = st.mutants.noBranchPc ? st.pc : join2(join2(st.pc, fl), shape);
   st.spc = entry;
   st.brk = st.ret = st.thr = BOT;
@@ -162,8 +159,6 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     if (exit !== BOT && !exit.flowsTo(entry)) upgradeEffects(code.summary, c.env, exit);
     calleeThr = st.thr;
     st.l = join2(l, fl);
-    st.line = line;
-    st.column = column;
     return v;
   } finally {
     st.depth--;

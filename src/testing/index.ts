@@ -31,7 +31,7 @@ export type { InputRecord, ListItem, SoundnessInput, PairKind, PlanOptions, Soun
 export { focusedStatementArb } from "./gen-focused.js";
 export { libraryStatementArb } from "./gen-library.js";
 export { calledPositionArb } from "./gen-positions.js";
-export { guardStatementArb } from "./gen-guards.js";
+export { catchFinallyStatementArb, guardStatementArb } from "./gen-guards.js";
 export { placeStatementArb, PLACE_TAGS } from "./gen-places.js";
 export { mechanismStatementArb, MECHANISM_TAGS } from "./gen-mechanisms.js";
 export { hostilePlanArb, HOSTILE_STATEMENTS, REFUSED_FRAGMENTS } from "./gen-hostile.js";

@@ -126,7 +126,6 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   st.brk = st.ret = st.thr = BOT;
   st.pc = entry;
   st.depth++;
-  let calleeThr: Label = BOT;
   try {
     const env = newEnv(code.scope, c.env);
     if (code.selfIndex >= 0) {
@@ -157,10 +156,14 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       exit = st.ret;
     }
     if (exit !== BOT && !exit.flowsTo(entry)) upgradeEffects(code.summary, c.env, exit);
-    calleeThr = st.thr;
     st.l = join2(l, fl);
     return v;
   } finally {
+    // What may have thrown in the callee decided what the caller does next, whether it returned
+    // or threw: a throw passes on through a catch block or a finally that does not collect it
+    // (attack r5-guards: a catch calling a function that throws in one run, with a finally that
+    // breaks, ran the finally at a clean pc in that run and under the callee's decision in the other).
+    const calleeThr = st.thr;
     st.depth--;
     st.spc = saved.spc;
     st.brk = saved.brk;

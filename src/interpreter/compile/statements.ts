@@ -244,7 +244,14 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
         }
       }
     }
-    if (decided !== BOT && !underPc(decided)) exitRegion(fx, env, decided);
+    if (decided !== BOT && !underPc(decided)) {
+      // Whether the catch block ran was decided here; what may throw in it raised the pc of the
+      // finally (and of what follows a finally that ends otherwise) where it ran, since it ran as
+      // inside a try: where it did not run, the same is raised (as inside a try, too).
+      if (finalizer !== null) st.tryDepth++;
+      exitRegion(fx, env, decided);
+      if (finalizer !== null) st.tryDepth--;
+    }
     if (finalizer !== null) {
       // A finally block that completes normally leaves the try's completion as it was: its
       // value, and the pending return, jump or throw (a function it calls sets them too). But

@@ -79,3 +79,17 @@ describe("the planner's feedback over generated plans that fail in a head after 
     expect(report.counterexample).toBeUndefined();
   }, timeout(120_000));
 });
+
+describe("a message says where the run ended as its place does", () => {
+  it("a trusted message after a stop data could have made is withheld with the place", async () => {
+    // Found by the property above: one run stopped at Math.random (chosen by data, it changes
+    // state), the other went on and failed at null.k with a trusted message, which named the
+    // place the place label withheld.
+    const program = "const u = read_untrusted();\n[1].map(u.list.length > 1 ? Math.random : Math.abs);\nwhile (null.k) {}";
+    const inputs = [input({ u: { list: [] } }), input({ u: { list: [0, 1] } })] as const;
+    const pair = await runPair(program, [inputs[0], inputs[1]], { tools: (i) => soundnessTools(i, { guard: "integrity" }), observe: ["send"], clean: cleanFor("untrusted"), runtime: RUNTIME, feedback: true });
+    expect(pair.results.map((r) => r.status)).toEqual(["failed", "failed"]);
+    expect(pair.feedback?.[0]).toBe(pair.feedback?.[1]);
+    expect(pair.feedback?.[0]).toContain("withheld");
+  });
+});

@@ -259,7 +259,10 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       // is in the pc now, and decides that the pending completion is the one that happens.
       const { cv, cvl, retV, retL, retPc, jump } = st;
       const r = finalizer(env);
-      if (r !== NORMAL) return r;
+      if (r !== NORMAL) {
+        endFinally(savedThr);
+        return r;
+      }
       const kept = st.mutants.finallyDropsPc ? BOT : st.pc;
       st.cv = cv;
       st.cvl = join2(cvl, kept);
@@ -268,11 +271,26 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       st.retPc = join2(retPc, kept);
       st.jump = jump;
       if (pending !== null && !kept.flowsTo(pending.label)) pending = new ProgramThrow(pending.value, join2(pending.label, kept), pending.line, pending.column, join2(pending.at, kept));
+      endFinally(savedThr);
     }
     if (pending !== null) throw pending;
     return completion;
   };
 };
+
+/**
+ * After a finally: what may have thrown in the catch block (raised as inside a try, since the
+ * finally ran after it) has decided the finally and how it ended (its break, continue or return
+ * carries it), and, where no try is open, nothing else: a throw it let through ends the run. It
+ * is dropped there, so it is raised after the statement in no run rather than in the run whose
+ * catch block ran (or whose try ran in a branch) only.
+ */
+function endFinally(savedThr: Label): void {
+  if (st.tryDepth === 0 && st.thr !== savedThr) {
+    st.thr = savedThr;
+    syncPc();
+  }
+}
 
 function declareCatch(scope: ReturnType<typeof blockScope>, name: string): void {
   scope.bindings.set(name, { name, kind: "catch", scope, index: scope.bindings.size, reassigned: false });

@@ -20,7 +20,7 @@ export function makeError(cls: string, message: string, l: Label): Obj {
 export function throwError(cls: string, message: string, decidedBy: Label): never {
   mayThrowOn(decidedBy);
   const l = join2(decidedBy, st.pc);
-  throw new ProgramThrow(makeError(cls, message, l), l, st.line, st.column);
+  throw new ProgramThrow(makeError(cls, message, l), l);
 }
 
 export function typeError(message: string, decidedBy: Label): never {

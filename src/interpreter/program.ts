@@ -374,9 +374,9 @@ function outcomeOf(err: unknown): Execution {
   if (err instanceof Blocked) return { kind: "blocked", reason: err.reason, ...base };
   // A stop's message may quote what chose (a label's sources): it carries that label.
   if (err instanceof SecurityStop) {
-    // The stop is decided by labels, which runs share, at this pc.
-    const label = join2(join2(err.label, st.pc), st.floor);
-    return { kind: "threw", message: err.message, label, line: st.line, column: st.column, at: join2(join2(st.pc, st.endL), st.floor), ...base };
+    // The stop is decided by labels, which runs share, at the pc where it stopped.
+    const label = join2(join2(err.label, err.at), st.floor);
+    return { kind: "threw", message: err.message, label, line: err.line, column: err.column, at: join2(join2(err.at, st.endL), st.floor), ...base };
   }
   if (err instanceof RangeError) return { kind: "limit", message: "the program recursed too deeply for the host stack", ...base };
   throw err;

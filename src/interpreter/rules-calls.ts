@@ -182,7 +182,7 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       // throw (so no label decided whether it would): the run ends at a limit, uncatchable.
       if (fx.throws === false || /invalid string length/i.test(e.message)) limit(`a string or array grew past what the host can hold (${e.message})`);
       const l = join2(inputsNow(), st.pc);
-      throw new ProgramThrow(makeError("RangeError", e.message, l), l, st.line, st.column);
+      throw new ProgramThrow(makeError("RangeError", e.message, l), l);
     }
     throw e;
   } finally {

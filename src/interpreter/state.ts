@@ -78,9 +78,6 @@ export interface ExecState {
   seedL: Label;
   /** The run's clock: `new Date()` and `Date.now()` give this instant (ms since the epoch), fixed for the run. */
   now: number;
-  /** Position of the statement running, for error messages. */
-  line: number;
-  column: number;
   /** The host's recorded answers for this run, and how many the run has used. */
   hostRecord: HostOutcome[];
   hostIndex: number;
@@ -118,8 +115,6 @@ export const st: ExecState = {
   cv: undefined,
   cvl: BOT,
   mutants: {},
-  line: 1,
-  column: 1,
   logs: [],
   seed: 1,
   seedL: BOT,
@@ -149,7 +144,6 @@ export function resetState(limits: ResolvedLimits, mutants: Mutants, record: Hos
   st.retV = st.cv = undefined;
   st.jump = null;
   st.mutants = mutants;
-  st.line = st.column = 1;
   st.logs = [];
   st.seed = 0x2545f491;
   st.seedL = BOT;
@@ -164,14 +158,16 @@ export function syncPc(): void {
  * A value thrown by the program (or a runtime error it can catch), with its label. `at` is what
  * decided that it was thrown there (the pc of a throw statement, what a builtin's failure
  * depended on): where the run ended, if nothing catches it. The value's own label is not in it.
+ * `line`/`column` are its place: left unset where it is raised (a builtin does not know the
+ * program text) and set by the innermost statement or loop head it leaves ({@link placeAt}).
  */
 export class ProgramThrow {
   readonly at: Label;
   constructor(
     readonly value: Val,
     readonly label: Label,
-    readonly line?: number,
-    readonly column?: number,
+    public line?: number,
+    public column?: number,
     at?: Label,
   ) {
     this.at = at ?? label;
@@ -188,11 +184,31 @@ export class LimitExceeded {
  * be accounted for; it stops (sound by termination). The program cannot catch it.
  */
 export class SecurityStop {
+  /** Its place, set as a {@link ProgramThrow}'s is. */
+  line?: number;
+  column?: number;
+  /** The pc where it stopped: what decided that this code ran (its place). */
+  readonly at: Label = st.pc;
   /** `label`: what decided the stop (the choice), which the message may quote. */
   constructor(
     readonly message: string,
     readonly label: Label = BOT,
   ) {}
+}
+
+/**
+ * Gives an error leaving the code at `line`/`column` that place, unless code inside it gave
+ * one first. The place of an error is thus the innermost statement (or loop head, case test,
+ * binding) it was raised in: fixed by the program text and by which code ran, which the pc at
+ * the raise covers. No place is kept in mutable state, where the last statement that ran (which
+ * data may have chosen) would leave its own.
+ */
+export function placeAt(e: unknown, line: number, column: number): unknown {
+  if ((e instanceof ProgramThrow || e instanceof SecurityStop) && e.line === undefined) {
+    e.line = line;
+    e.column = column;
+  }
+  return e;
 }
 
 /** A policy stopped the run; the program cannot catch it. */

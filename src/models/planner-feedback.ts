@@ -5,8 +5,8 @@
  * The runtime's message (which may quote data the program read) is added only when two checks
  * pass, each enough on its own for the usual case and together safe when one is wrong:
  *
- * 1. Its label is trusted and public: nothing untrusted decided it, and nothing private is in it.
- *    Syntax and unsupported-construct errors, which the runtime reports before the program runs
+ * 1. Its label is trusted and public: nothing untrusted decided it, and nothing private is in it;
+ *    and so is its place label (a message says where the run ended as a line does). Syntax and unsupported-construct errors, which the runtime reports before the program runs
  *    and so before any data exists, need no label.
  * 2. Every word in it (but for those compile errors) is a word the planner already has: a word of its own program, of the
  *    user's request, the name of a tool or of a parameter of a tool whose declaration is vouched
@@ -125,8 +125,14 @@ export function wordsAreKnown(message: string, knows: PlannerKnows): boolean {
   return (message.match(WORD) ?? []).every((word) => known.has(word) || MESSAGE_WORDS.has(word.toLowerCase()));
 }
 
-/** True when the error's label says nothing untrusted decided it and nothing private is in it. */
+/**
+ * True when the error's label says nothing untrusted decided it and nothing private is in it,
+ * and its place may be shown: a message names the operation that failed as surely as a line
+ * does (a run that passed a stop decided by data and failed later at `null.k` said where it
+ * ended by its message alone).
+ */
 export function labelAllowsMessage(error: RunError): boolean {
+  if (!placeIsTrusted(error)) return false;
   const label = error.label;
   if (label === undefined) return PROGRAM_KINDS.has(error.kind);
   return label.trusted === true && label.readers === "public";

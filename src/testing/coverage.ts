@@ -7,7 +7,8 @@
  */
 import * as acorn from "acorn";
 import fc from "fast-check";
-import { soundnessProgramArb } from "./arbitraries.js";
+import { planArb, soundnessProgramArb } from "./arbitraries.js";
+import { placeStatementArb } from "./gen-places.js";
 
 /** Counts of `NodeType @ Parent.field` over some plans. */
 export type Coverage = Map<string, number>;
@@ -30,10 +31,16 @@ export function positionCounts(programs: readonly string[]): Coverage {
   return out;
 }
 
+/** A markdown table of how often `coverage` reached each of `positions`. */
+export function positionsTable(coverage: Coverage, plans: number, positions: ReadonlyArray<[string, (key: string) => boolean]> = LEAK_POSITIONS, title = "leak position"): string {
+  const rows = [`| ${title} (${plans} plans) | times |`, "| --- | --- |"];
+  for (const [name, test] of positions) rows.push(`| ${name} | ${[...coverage].filter(([k]) => test(k)).reduce((a, [, n]) => a + n, 0)} |`);
+  return rows.join("\n");
+}
+
 /** A markdown table: each leak position and how often `coverage` reached it, then each node type and in how many positions. */
 export function coverageTable(coverage: Coverage, plans: number): string {
-  const rows = [`| leak position (${plans} plans) | times |`, "| --- | --- |"];
-  for (const [name, test] of LEAK_POSITIONS) rows.push(`| ${name} | ${[...coverage].filter(([k]) => test(k)).reduce((a, [, n]) => a + n, 0)} |`);
+  const rows = [positionsTable(coverage, plans)];
   const byType = new Map<string, { positions: number; times: number }>();
   for (const [k, n] of coverage) {
     const type = k.slice(0, k.indexOf(" @ "));
@@ -75,13 +82,40 @@ export const LEAK_POSITIONS: ReadonlyArray<[string, (key: string) => boolean]> =
   ["a function expression with a name", (k) => k === "Identifier @ FunctionExpression.id"],
 ];
 
-/** Positions of {@link LEAK_POSITIONS} that `coverage` never reached. */
-export function missingPositions(coverage: Coverage): string[] {
+/**
+ * The heads an error's place hid behind (attack round 5: the place was the last statement run),
+ * as built by the plans of the error-place property (`planArb({ focus: placeStatementArb })`,
+ * test/soundness/error-places.test.ts). They are a property of their own, not part of the
+ * soundness plans: each run fails there, and in the main properties the shapes moved the plan
+ * stream the planted-leak hunts are measured on.
+ */
+export const PLACE_POSITIONS: ReadonlyArray<[string, (key: string) => boolean]> = [
+  ["a while test", (k) => k.endsWith("@ WhileStatement.test")],
+  ["a do…while test", (k) => k.endsWith("@ DoWhileStatement.test")],
+  ["a for's init expression", (k) => k === "AssignmentExpression @ ForStatement.init"],
+  ["a for's test", (k) => k.endsWith("@ ForStatement.test")],
+  ["a for's update", (k) => k.endsWith("@ ForStatement.update")],
+  ["a for…of head", (k) => k.endsWith("@ ForOfStatement.right")],
+  ["a for…in head", (k) => k.endsWith("@ ForInStatement.right")],
+  ["a loop-head pattern", (k) => k === "ObjectPattern @ VariableDeclarator.id"],
+  ["a switch value", (k) => k.endsWith("@ SwitchStatement.discriminant")],
+  ["a case test", (k) => k.endsWith("@ SwitchCase.test")],
+  ["a labelled loop", (k) => k === "WhileStatement @ LabeledStatement.body"],
+  ["a catch pattern", (k) => k === "ObjectPattern @ CatchClause.param"],
+];
+
+/** Positions of {@link LEAK_POSITIONS} (or of `positions`) that `coverage` never reached. */
+export function missingPositions(coverage: Coverage, positions: ReadonlyArray<[string, (key: string) => boolean]> = LEAK_POSITIONS): string[] {
   const keys = [...coverage.keys()];
-  return LEAK_POSITIONS.filter(([, test]) => !keys.some(test)).map(([name]) => name);
+  return positions.filter(([, test]) => !keys.some(test)).map(([name]) => name);
 }
 
 /** Samples `n` plans of the soundness generator (seeded) and counts their positions. */
 export function generatorCoverage(n: number, seed = 7): Coverage {
   return positionCounts(fc.sample(soundnessProgramArb, { numRuns: n, seed }));
+}
+
+/** Samples `n` plans of the error-place property (seeded) and counts their positions. */
+export function placeCoverage(n: number, seed = 7): Coverage {
+  return positionCounts(fc.sample(planArb({ focus: placeStatementArb }), { numRuns: n, seed }));
 }

@@ -34,3 +34,25 @@ export function guardStatementArb(sc: StmtScope): fc.Arbitrary<string> {
     fc.tuple(d, thr, write).map(([k, t, z]) => `{ const k0 = ${k}; try { try { if (k0) { ${t} } } finally { ${z} } } catch {} }`),
   );
 }
+
+/**
+ * A catch block whose try has a finally, where what may throw is in a function the catch block
+ * calls (a closure, a callback of a builtin, a method), or where whether the catch block runs at
+ * all was decided: the finally then ends otherwise (break, continue, return) or calls a sink, and
+ * the plan goes on (attack round 5, r5-guards: a callee's throw dropped the label of what may
+ * have thrown in it, and a catch block that ran in one run only raised the pc in that run).
+ */
+export function catchFinallyStatementArb(sc: StmtScope): fc.Arbitrary<string> {
+  const d = fc.oneof(pick(...DECISIONS), condLeaf(sc));
+  const n = numLeaf(sc);
+  const write = fc.oneof(fc.tuple(pick("v0", "v1", "v2", "o.k"), n).map(([p, x]) => `${p} = ${x};`), n.map((x) => `send({ value: ${x} });`));
+  const thr = pick(`throw new Error("x");`, "throw 1;", "null.k;");
+  return fc.oneof(
+    fc.tuple(d, thr, write, write).map(([k, t, x, y]) => `{ const c0 = () => { if (${k}) { ${t} } ${x} }; F0: try { throw 0; } catch { c0(); } finally { break F0; } ${y} }`),
+    fc.tuple(d, thr, write, write).map(([k, t, x, y]) => `{ const c0 = (p0) => { if (${k}) { ${t} } ${x} return p0; }; v1 = ((q0) => { try { throw 0; } catch { c0(q0); } finally { return 2; } })(1); ${y} }`),
+    fc.tuple(d, thr, write, write).map(([k, t, x, y]) => `{ for (const q0 of [0]) { try { throw 0; } catch { [1].forEach((p0) => { if (${k}) { ${t} } ${x} }); } finally { continue; } } ${y} }`),
+    fc.tuple(d, thr, write, write).map(([k, t, x, y]) => `{ const c0 = { m(p0) { if (${k}) { ${t} } return p0; } }; try { try { throw 0; } catch { c0.m(1); ${x} } finally { ${y} } } catch {} }`),
+    fc.tuple(d, thr, write, write).map(([k, t, x, y]) => `{ const c0 = () => { if (${k}) { ${t} } }; for (const q0 of [0]) { try { c0(); } catch { c0(); ${x} } finally { continue; } } ${y} }`),
+    fc.tuple(d, thr, d, write).map(([k, t, j, y]) => `{ const c0 = () => { if (${k}) { ${t} } }; F0: try { c0(); } catch { if (${j}) { ${t} } } finally { break F0; } ${y} }`),
+  );
+}

@@ -31,12 +31,13 @@ export type { InputRecord, ListItem, SoundnessInput, PairKind, PlanOptions, Soun
 export { focusedStatementArb } from "./gen-focused.js";
 export { libraryStatementArb } from "./gen-library.js";
 export { calledPositionArb } from "./gen-positions.js";
-export { guardStatementArb } from "./gen-guards.js";
+export { catchFinallyStatementArb, guardStatementArb } from "./gen-guards.js";
+export { placeStatementArb, PLACE_TAGS } from "./gen-places.js";
 export { mechanismStatementArb, MECHANISM_TAGS } from "./gen-mechanisms.js";
 export { hostilePlanArb, HOSTILE_STATEMENTS, REFUSED_FRAGMENTS } from "./gen-hostile.js";
 export { recordSource, labeledListSource, strictSink, obedientReader, obedientAnswer } from "./kit-tools.js";
 export type { Guard } from "./kit-tools.js";
-export { checkNoninterference, allowedCalls, sinkTrace, tracesAgree, agree, runPair, minimizeLines, cleanFor } from "./noninterference.js";
+export { checkNoninterference, allowedCalls, sinkTrace, tracesAgree, agree, runPair, minimizeLines, cleanFor, plannerFeedback } from "./noninterference.js";
 export type { NoninterferenceOptions, NoninterferenceReport, Counterexample, Varying, PairSetup, PairResult } from "./noninterference.js";
 export { runNative, compareWithNative, compareLabelsInert, nativeHostFor, nativePlain, canonical, isSecurityStop, runSluice } from "./differential.js";
 export type { NativeHost, NativeOutcome, Difference } from "./differential.js";

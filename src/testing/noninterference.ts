@@ -15,12 +15,19 @@
  *
  * A run that crashes the interpreter (an internal error, not a stop) fails the check as well:
  * two runs that crash alike would agree at the sinks and hide the bug.
+ *
+ * With `feedback`, the privileged planner is a sink too: when both runs fail with the same kind
+ * of error, what the planner would be told of each failure (failureTurn: the place, the failing
+ * line, a message that passed its checks) must not differ. The kind itself, like whether a run
+ * failed at all, is the termination channel (docs/security-model.md).
  */
 import fc from "fast-check";
 import { Label } from "../labels/index.js";
 import { createRuntime, type ExtendedRuntimeOptions } from "../runtime/index.js";
 import type { CallRecord, RunResult } from "../runtime/types.js";
 import type { Tool } from "../tools/types.js";
+import { failureTurn } from "../models/index.js";
+import { errorPlace } from "../models/planner-feedback.js";
 
 /** Which part of the label the two inputs differ in; decides which contexts count as clean. */
 export type Varying = "untrusted" | "secret" | "both";
@@ -54,6 +61,8 @@ export interface NoninterferenceOptions<I> {
   numRuns?: number;
   /** fast-check seed, for reproducing a failure. */
   seed?: number;
+  /** Also compare what the planner would be told of two failures of the same kind (default false; see the module comment). */
+  feedback?: boolean;
   /** Let fast-check shrink a counterexample (default true). */
   shrink?: boolean;
   /** Then cut the program down line by line while it still fails (default true). */
@@ -71,6 +80,8 @@ export interface Counterexample<I> {
   statuses: [RunResult["status"], RunResult["status"]];
   /** Set when the counterexample is a crash of the interpreter rather than a leak. */
   crash?: string;
+  /** With `feedback`: what the planner would be told of each run's failure. */
+  feedback?: [string, string];
 }
 
 /** The outcome of {@link checkNoninterference}. */
@@ -141,6 +152,8 @@ export interface PairSetup<I> {
   clean: (context: Label) => boolean;
   compareAsks?: boolean;
   compare?: (call: CallRecord) => unknown;
+  /** Also compare the planner's feedback on two failures of the same kind. */
+  feedback?: boolean;
 }
 
 /** The two runs of one pair and whether they agree. */
@@ -152,6 +165,23 @@ export interface PairResult {
   underTaint: boolean;
   /** The interpreter's own error, when a run crashed rather than stopped. */
   crash?: string;
+  /** With `feedback`: what the planner would be told of each run's failure ("" for a run that did not fail). */
+  feedback?: [string, string];
+}
+
+/**
+ * What the planner would be told of a run's failure, knowing its program and the tools
+ * (agent.ts builds the same turn), or "" when the run did not fail.
+ */
+export function plannerFeedback(result: RunResult, program: string, tools: readonly Tool<any, any>[]): string {
+  return result.error === undefined ? "" : failureTurn(result.error, { program, tools });
+}
+
+/** Two runs' feedback agrees unless both failed with the same kind of error and were told different things. */
+function feedbackAgrees(results: [RunResult, RunResult], feedback: [string, string]): boolean {
+  const [a, b] = results.map((r) => r.error);
+  if (a === undefined || b === undefined || errorPlace(a).kind !== errorPlace(b).kind) return true;
+  return feedback[0] === feedback[1];
 }
 
 /** The message of a run that ended in an internal error of the interpreter. */
@@ -166,9 +196,10 @@ const PAIR_CLOCK = "2025-12-20T09:30:00Z";
 /** Runs `program` on both inputs and compares their sink traces. */
 export async function runPair<I>(program: string, inputs: [I, I], setup: PairSetup<I>): Promise<PairResult> {
   // The clock is a public input: the same instant in both runs, unless the setup names one.
+  const tools = [setup.tools(inputs[0]), setup.tools(inputs[1])];
   const results: [RunResult, RunResult] = [
-    await createRuntime({ now: PAIR_CLOCK, ...setup.runtime, tools: setup.tools(inputs[0]) }).run(program),
-    await createRuntime({ now: PAIR_CLOCK, ...setup.runtime, tools: setup.tools(inputs[1]) }).run(program),
+    await createRuntime({ now: PAIR_CLOCK, ...setup.runtime, tools: tools[0] }).run(program),
+    await createRuntime({ now: PAIR_CLOCK, ...setup.runtime, tools: tools[1] }).run(program),
   ];
   const traces: [string[], string[]] = [
     sinkTrace(results[0], setup.observe, setup.clean, setup.compareAsks, setup.compare),
@@ -176,8 +207,9 @@ export async function runPair<I>(program: string, inputs: [I, I], setup: PairSet
   ];
   const tainted = (r: RunResult) => r.calls.some((c) => setup.observe.includes(c.tool) && c.context !== undefined && (!c.context.trusted || !c.context.isPublic));
   const crash = crashOf(results[0]) ?? crashOf(results[1]);
-  const ok = crash === undefined && tracesAgree(traces[0], results[0].status, traces[1], results[1].status);
-  return { ok, results, traces, underTaint: tainted(results[0]) || tainted(results[1]), crash };
+  const feedback: [string, string] | undefined = setup.feedback === true ? [plannerFeedback(results[0], program, tools[0]), plannerFeedback(results[1], program, tools[1])] : undefined;
+  const ok = crash === undefined && tracesAgree(traces[0], results[0].status, traces[1], results[1].status) && (feedback === undefined || feedbackAgrees(results, feedback));
+  return { ok, results, traces, underTaint: tainted(results[0]) || tainted(results[1]), crash, ...(feedback !== undefined ? { feedback } : {}) };
 }
 
 /**
@@ -209,6 +241,7 @@ function describePair<I>(program: string, inputs: [I, I], pair: PairResult, obse
     traces: pair.traces,
     statuses: [pair.results[0].status, pair.results[1].status],
     ...(pair.crash !== undefined ? { crash: pair.crash } : {}),
+    ...(pair.feedback !== undefined ? { feedback: pair.feedback } : {}),
   };
 }
 
@@ -218,7 +251,7 @@ function describePair<I>(program: string, inputs: [I, I], pair: PairResult, obse
  */
 export async function checkNoninterference<I>(options: NoninterferenceOptions<I>): Promise<NoninterferenceReport<I>> {
   const seed = options.seed ?? (Date.now() ^ 0x5eed);
-  const setup: PairSetup<I> = { tools: options.tools, observe: options.observe, runtime: options.runtime, clean: cleanFor(options.varying ?? "both"), compareAsks: options.compareAsks ?? true, compare: options.compare };
+  const setup: PairSetup<I> = { tools: options.tools, observe: options.observe, runtime: options.runtime, clean: cleanFor(options.varying ?? "both"), compareAsks: options.compareAsks ?? true, compare: options.compare, feedback: options.feedback };
   const started = Date.now();
   let runs = 0;
   let sinkUnderTaint = 0;

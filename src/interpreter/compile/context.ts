@@ -8,6 +8,7 @@ import { regionEffects, mergeEffects, type RegionEffects, type AccessPath } from
 import type { Resolution } from "../../language/scopes.js";
 import type { SiteEffects, SitePath } from "../rules.js";
 import type { Val } from "../values.js";
+import { placeAt } from "../state.js";
 import { type Env, type Scope, newScope, resolve } from "./scope.js";
 
 /** A compiled expression: returns the value and leaves its label in `st.l`. */
@@ -63,6 +64,42 @@ export function compileExpr(node: acorn.Node, cx: Cx): Expr {
 
 const LABEL_TARGETS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement", "LabeledStatement"]);
 
+/** Statements that raise nothing themselves (a block's statements are placed one by one). */
+const UNPLACED = new Set(["BlockStatement", "EmptyStatement", "FunctionDeclaration", "BreakStatement", "ContinueStatement"]);
+
+/** Where a node starts, as the error messages give it: line, and column from 1. */
+export function positionOf(node: acorn.Node): [number, number] {
+  return [node.loc?.start.line ?? 1, (node.loc?.start.column ?? 0) + 1];
+}
+
+/**
+ * `run` (an expression a statement evaluates apart from its start: a loop's test or update, a
+ * case test), where an error raised inside it and given no place by code nested in it is placed
+ * at `node` (see placeAt): the place an error reports is always the text that raised it.
+ */
+export function placed(node: acorn.Node, run: Expr): Expr {
+  const [line, column] = positionOf(node);
+  return (env) => {
+    try {
+      return run(env);
+    } catch (e) {
+      throw placeAt(e, line, column);
+    }
+  };
+}
+
+/** A binding (a loop head's or a catch clause's pattern) placed as {@link placed} places an expression. */
+export function placedBinding<A, B>(node: acorn.Node, bind: (env: Env, v: A, l: B) => void): (env: Env, v: A, l: B) => void {
+  const [line, column] = positionOf(node);
+  return (env, v, l) => {
+    try {
+      bind(env, v, l);
+    } catch (e) {
+      throw placeAt(e, line, column);
+    }
+  };
+}
+
 export function compileStmt(node: acorn.Node, cx: Cx): Stmt {
   // Only a loop (or another label) takes the labels written right before it.
   if (cx.labels.length > 0 && !LABEL_TARGETS.has(node.type)) cx = { ...cx, labels: [] };
@@ -71,7 +108,16 @@ export function compileStmt(node: acorn.Node, cx: Cx): Stmt {
     if (exprHandlers[node.type] !== undefined) unsupported(node, `${node.type} is not a statement`);
     unsupported(node, `${node.type} is not supported here`);
   }
-  return h(node, cx);
+  const s = h(node, cx);
+  if (UNPLACED.has(node.type)) return s;
+  const [line, column] = positionOf(node);
+  return (env) => {
+    try {
+      return s(env);
+    } catch (e) {
+      throw placeAt(e, line, column);
+    }
+  };
 }
 
 export function childCx(cx: Cx, scope: Scope): Cx {

@@ -121,15 +121,11 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   const code = c.code;
   const saved = { spc: st.spc, brk: st.brk, ret: st.ret, thr: st.thr };
   const callerPc = st.pc;
-  // The caller's place: an error later in the calling expression is the caller's, not at the
-  // callee's last statement (which data may have chosen).
-  const { line, column } = st;
   const entry = st.mutants.noBranchPc ? st.pc : join2(join2(st.pc, fl), shape);
   st.spc = entry;
   st.brk = st.ret = st.thr = BOT;
   st.pc = entry;
   st.depth++;
-  let calleeThr: Label = BOT;
   try {
     const env = newEnv(code.scope, c.env);
     if (code.selfIndex >= 0) {
@@ -160,12 +156,14 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       exit = st.ret;
     }
     if (exit !== BOT && !exit.flowsTo(entry)) exitFunction(code.summary, c.env, exit);
-    calleeThr = st.thr;
     st.l = join2(l, fl);
-    st.line = line;
-    st.column = column;
     return v;
   } finally {
+    // What may have thrown in the callee decided what the caller does next, whether it returned
+    // or threw: a throw passes on through a catch block or a finally that does not collect it
+    // (attack r5-guards: a catch calling a function that throws in one run, with a finally that
+    // breaks, ran the finally at a clean pc in that run and under the callee's decision in the other).
+    const calleeThr = st.thr;
     st.depth--;
     st.spc = saved.spc;
     st.brk = saved.brk;

@@ -9,7 +9,7 @@ import { typeError } from "../errors.js";
 import { exitRegion, join2, keysLabel, mayThrowOn, readElem } from "../rules.js";
 import { charge, charsOf, st, step, syncPc } from "../state.js";
 import { ARR, BOT, OBJ, type Val, enumerableKeys, truthy } from "../values.js";
-import { type Cx, type Expr, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, stmtHandlers } from "./context.js";
+import { type Cx, type Expr, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, placed, placedBinding, stmtHandlers } from "./context.js";
 import { TDZ, type Binder, compileTarget } from "./patterns.js";
 import { type Env, type Scope, declare, newEnv } from "./scope.js";
 import { patternNames } from "../../language/patterns.js";
@@ -71,7 +71,8 @@ function bodyCx(cx: Cx): Cx {
 
 stmtHandlers.WhileStatement = (node: acorn.WhileStatement, cx) => {
   const labels = cx.labels;
-  const test = compileExpr(node.test, cx);
+  // A loop's head runs again after its body: each part is placed at its own text.
+  const test = placed(node.test, compileExpr(node.test, cx));
   const body = compileStmt(node.body, bodyCx(cx));
   const fx = effectsOf(cx, node);
   const topLevel = !cx.inFunction;
@@ -95,7 +96,8 @@ stmtHandlers.WhileStatement = (node: acorn.WhileStatement, cx) => {
 
 stmtHandlers.DoWhileStatement = (node: acorn.DoWhileStatement, cx) => {
   const labels = cx.labels;
-  const test = compileExpr(node.test, cx);
+  // A loop's head runs again after its body: each part is placed at its own text.
+  const test = placed(node.test, compileExpr(node.test, cx));
   const body = compileStmt(node.body, bodyCx(cx));
   const fx = effectsOf(cx, node);
   const topLevel = !cx.inFunction;
@@ -123,9 +125,10 @@ stmtHandlers.ForStatement = (node: acorn.ForStatement, cx) => {
   const lets = node.init?.type === "VariableDeclaration" && node.init.kind !== "var";
   if (lets) for (const d of (node.init as acorn.VariableDeclaration).declarations) for (const n of patternNames(d.id)) declare(scope, n, (node.init as acorn.VariableDeclaration).kind as "let");
   const lcx = childCx(cx, scope);
-  const init: Stmt | Expr | null = node.init ? (node.init.type === "VariableDeclaration" ? compileStmt(node.init, lcx) : compileExpr(node.init, lcx)) : null;
-  const test = node.test ? compileExpr(node.test, lcx) : null;
-  const update = node.update ? compileExpr(node.update, lcx) : null;
+  // A loop's head runs again after its body: each part is placed at its own text.
+  const init: Stmt | Expr | null = node.init ? (node.init.type === "VariableDeclaration" ? compileStmt(node.init, lcx) : placed(node.init, compileExpr(node.init, lcx))) : null;
+  const test = node.test ? placed(node.test, compileExpr(node.test, lcx)) : null;
+  const update = node.update ? placed(node.update, compileExpr(node.update, lcx)) : null;
   const body = compileStmt(node.body, bodyCx(lcx));
   const fx = effectsOf(cx, node);
   const copyPerIteration = scope.hasEnv && containsFunction(node.body);
@@ -181,9 +184,9 @@ function compileHead(left: acorn.VariableDeclaration | acorn.Pattern, cx: Cx): {
   if (left.type === "VariableDeclaration") {
     if (left.kind !== "var") for (const n of patternNames(left.declarations[0].id)) declare(scope, n, left.kind as "let");
     const hcx = childCx(cx, scope);
-    return { scope, bind: compileTarget(left.declarations[0].id, hcx, true), cx: hcx };
+    return { scope, bind: placedBinding(left, compileTarget(left.declarations[0].id, hcx, true)), cx: hcx };
   }
-  return { scope, bind: compileTarget(left, cx, false), cx: childCx(cx, scope) };
+  return { scope, bind: placedBinding(left, compileTarget(left, cx, false)), cx: childCx(cx, scope) };
 }
 
 /** Iterates an array by index (live, as JavaScript does), a string by code point. */
@@ -244,7 +247,7 @@ function iterateKeys(v: Val, vl: Label, f: LoopFrame, each: (k: Val, kl: Label) 
 /** for-of and for-in: a fresh binding per iteration over what `walk` yields. */
 function forEachLoop(node: acorn.ForOfStatement | acorn.ForInStatement, cx: Cx, walk: typeof iterate): Stmt {
   const labels = cx.labels;
-  const right = compileExpr(node.right, cx);
+  const right = placed(node.right, compileExpr(node.right, cx));
   const head = compileHead(node.left, cx);
   const body = compileStmt(node.body, bodyCx(head.cx));
   const fx = effectsOf(cx, node);

@@ -6,17 +6,13 @@ import type * as acorn from "acorn";
 import { enterPc, exitRegion, guardEndsRun, join2, leavePc, underPc } from "../rules.js";
 import { ProgramThrow, st, step, syncPc } from "../state.js";
 import { BOT, type Val, truthy, strictEq } from "../values.js";
-import { type Cx, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, isInert, stmtHandlers } from "./context.js";
+import { type Cx, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, isInert, placed, placedBinding, positionOf, stmtHandlers } from "./context.js";
 import { compileFunction } from "./functions.js";
 import { TDZ, compileTarget } from "./patterns.js";
 import { type Env, hoist, newEnv, resolve } from "./scope.js";
 import type { Label } from "../../labels/index.js";
 import { patternNames } from "../../language/patterns.js";
 import { alwaysThrows } from "../../language/effects.js";
-
-function at(node: acorn.Node): [number, number] {
-  return [node.loc?.start.line ?? 1, (node.loc?.start.column ?? 0) + 1];
-}
 
 /** Compiles a statement list whose declarations are already hoisted into `cx.scope`. */
 export function compileBody(body: acorn.Statement[] | acorn.ModuleDeclaration[], cx: Cx): Stmt {
@@ -57,19 +53,14 @@ stmtHandlers.FunctionDeclaration = () => () => NORMAL;
 
 stmtHandlers.ExpressionStatement = (node: acorn.ExpressionStatement, cx) => {
   const e = compileExpr(node.expression, cx);
-  const [line, column] = at(node);
   if (cx.inFunction) {
     return (env) => {
-      st.line = line;
-      st.column = column;
       step();
       e(env);
       return NORMAL;
     };
   }
   return (env) => {
-    st.line = line;
-    st.column = column;
     step();
     st.cv = e(env);
     st.cvl = join2(st.l, st.pc);
@@ -78,7 +69,6 @@ stmtHandlers.ExpressionStatement = (node: acorn.ExpressionStatement, cx) => {
 };
 
 stmtHandlers.VariableDeclaration = (node: acorn.VariableDeclaration, cx) => {
-  const [line, column] = at(node);
   const parts = node.declarations.map((d) => ({
     bind: compileTarget(d.id, cx, true),
     init: d.init ? compileExpr(d.init, cx) : null,
@@ -86,8 +76,6 @@ stmtHandlers.VariableDeclaration = (node: acorn.VariableDeclaration, cx) => {
   }));
   const isVar = node.kind === "var";
   return (env) => {
-    st.line = line;
-    st.column = column;
     step();
     for (const p of parts) {
       if (p.init === null) {
@@ -108,13 +96,10 @@ stmtHandlers.IfStatement = (node: acorn.IfStatement, cx) => {
   const fx = effectsOf(cx, node.consequent, node.alternate);
   const inert = isInert(fx);
   const topLevel = !cx.inFunction;
-  const [line, column] = at(node);
   // A branch that can only throw is a guard (see guardEndsRun).
   const consThrows = alwaysThrows(node.consequent, cx.resolution);
   const altThrows = alwaysThrows(node.alternate, cx.resolution);
   return (env) => {
-    st.line = line;
-    st.column = column;
     step();
     const c = test(env);
     const cl = st.l;
@@ -134,10 +119,7 @@ stmtHandlers.IfStatement = (node: acorn.IfStatement, cx) => {
 
 stmtHandlers.ReturnStatement = (node: acorn.ReturnStatement, cx) => {
   const arg = node.argument ? compileExpr(node.argument, cx) : null;
-  const [line, column] = at(node);
   return (env) => {
-    st.line = line;
-    st.column = column;
     step();
     const v = arg === null ? undefined : arg(env);
     st.retV = v;
@@ -149,10 +131,8 @@ stmtHandlers.ReturnStatement = (node: acorn.ReturnStatement, cx) => {
 
 stmtHandlers.ThrowStatement = (node: acorn.ThrowStatement, cx) => {
   const arg = compileExpr(node.argument, cx);
-  const [line, column] = at(node);
+  const [line, column] = positionOf(node);
   return (env) => {
-    st.line = line;
-    st.column = column;
     step();
     const v = arg(env);
     throw new ProgramThrow(v, join2(st.l, st.pc), line, column, st.pc);
@@ -210,7 +190,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
     const hcx = childCx(cx, scope);
     if (handler.param) {
       for (const n of patternNames(handler.param)) scope.bindings.has(n) || declareCatch(scope, n);
-      bindParam = compileTarget(handler.param, hcx, true);
+      bindParam = placedBinding(handler.param, compileTarget(handler.param, hcx, true));
     }
     handlerBody = compileBlock(handler.body.body, hcx);
     handlerScopeEnv = scope.hasEnv ? (env) => newEnv(scope, env) : (env) => env;
@@ -264,7 +244,14 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
         }
       }
     }
-    if (decided !== BOT && !underPc(decided)) exitRegion(fx, env, decided);
+    if (decided !== BOT && !underPc(decided)) {
+      // Whether the catch block ran was decided here; what may throw in it raised the pc of the
+      // finally (and of what follows a finally that ends otherwise) where it ran, since it ran as
+      // inside a try: where it did not run, the same is raised (as inside a try, too).
+      if (finalizer !== null) st.tryDepth++;
+      exitRegion(fx, env, decided);
+      if (finalizer !== null) st.tryDepth--;
+    }
     if (finalizer !== null) {
       // A finally block that completes normally leaves the try's completion as it was: its
       // value, and the pending return, jump or throw (a function it calls sets them too). But
@@ -272,7 +259,10 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       // is in the pc now, and decides that the pending completion is the one that happens.
       const { cv, cvl, retV, retL, retPc, jump } = st;
       const r = finalizer(env);
-      if (r !== NORMAL) return r;
+      if (r !== NORMAL) {
+        endFinally(savedThr);
+        return r;
+      }
       const kept = st.mutants.finallyDropsPc ? BOT : st.pc;
       st.cv = cv;
       st.cvl = join2(cvl, kept);
@@ -281,11 +271,26 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       st.retPc = join2(retPc, kept);
       st.jump = jump;
       if (pending !== null && !kept.flowsTo(pending.label)) pending = new ProgramThrow(pending.value, join2(pending.label, kept), pending.line, pending.column, join2(pending.at, kept));
+      endFinally(savedThr);
     }
     if (pending !== null) throw pending;
     return completion;
   };
 };
+
+/**
+ * After a finally: what may have thrown in the catch block (raised as inside a try, since the
+ * finally ran after it) has decided the finally and how it ended (its break, continue or return
+ * carries it), and, where no try is open, nothing else: a throw it let through ends the run. It
+ * is dropped there, so it is raised after the statement in no run rather than in the run whose
+ * catch block ran (or whose try ran in a branch) only.
+ */
+function endFinally(savedThr: Label): void {
+  if (st.tryDepth === 0 && st.thr !== savedThr) {
+    st.thr = savedThr;
+    syncPc();
+  }
+}
 
 function declareCatch(scope: ReturnType<typeof blockScope>, name: string): void {
   scope.bindings.set(name, { name, kind: "catch", scope, index: scope.bindings.size, reassigned: false });
@@ -293,13 +298,13 @@ function declareCatch(scope: ReturnType<typeof blockScope>, name: string): void 
 }
 
 stmtHandlers.SwitchStatement = (node: acorn.SwitchStatement, cx) => {
-  const disc = compileExpr(node.discriminant, cx);
+  const disc = placed(node.discriminant, compileExpr(node.discriminant, cx));
   const scope = blockScope(cx);
   // The discriminant is evaluated outside the cases' scope.
   const all = node.cases.flatMap((c) => c.consequent);
   hoist(all, scope, cx.fnScope);
   const scx = childCx(cx, scope);
-  const tests = node.cases.map((c) => (c.test ? compileExpr(c.test, scx) : null));
+  const tests = node.cases.map((c) => (c.test ? placed(c.test, compileExpr(c.test, scx)) : null));
   const bodies = node.cases.map((c) => compileBody(c.consequent, scx));
   const defaultIndex = node.cases.findIndex((c) => c.test === null);
   // The whole switch is the region: a break that ends the switch does not leave it.

@@ -99,17 +99,19 @@ stmtHandlers.IfStatement = (node: acorn.IfStatement, cx) => {
   // A branch that can only throw is a guard (see guardEndsRun).
   const consThrows = alwaysThrows(node.consequent, cx.resolution);
   const altThrows = alwaysThrows(node.alternate, cx.resolution);
+  const branch = (env: Env, taken: boolean): number => (taken ? cons(env) : alt !== null ? alt(env) : NORMAL);
   return (env) => {
     step();
     const c = test(env);
     const cl = st.l;
     if (topLevel) (st.cv = undefined), (st.cvl = join2(cl, st.pc));
-    if (cl === BOT || underPc(cl)) return truthy(c) ? cons(env) : alt !== null ? alt(env) : NORMAL;
     const taken = truthy(c);
-    if ((taken ? altThrows && !consThrows : consThrows && !altThrows) && guardEndsRun(cl)) return taken ? cons(env) : alt !== null ? alt(env) : NORMAL;
+    if (cl === BOT || underPc(cl)) return branch(env, taken);
+    // The branch not taken can only throw, the one taken cannot: a guard that may end the run.
+    if ((taken ? altThrows && !consThrows : consThrows && !altThrows) && guardEndsRun(cl)) return branch(env, taken);
     const saved = enterPc(cl);
     try {
-      return truthy(c) ? cons(env) : alt !== null ? alt(env) : NORMAL;
+      return branch(env, taken);
     } finally {
       if (!inert) exitRegion(fx, env, cl);
       leavePc(saved);

@@ -68,9 +68,12 @@ export function placeStatementArb(sc: StmtScope): fc.Arbitrary<string> {
     ...HEADS_BEFORE.map(([tag, head]): Alternative => ({ weight: 1, tag, arbitrary: fc.tuple(d, branches, bad).map(([k, [a, b], x]) => `${decided(k, a, b, "")}\n${head(x)}`) })),
     ...HEADS_AFTER.map(([tag, head]): Alternative => ({ weight: 1, tag, arbitrary: fc.tuple(d, branches, bad).map(([k, [a, b], x]) => head(x, decided(k, a, b, "  "))) })),
     // The decision inside a function the plan calls before the head: its return stood last.
-    { weight: 1, tag: "helper-return", arbitrary: fc.tuple(d, bad).map(([k, x]) => `const pl0 = () => {\n  if (${k}) {\n    return 1;\n  }\n  return 2;\n};\nv0 = pl0();\nwhile (${x}) {}`) },
+    // (Each helper in a block of its own: a plan may hold the shape twice.)
+    { weight: 1, tag: "helper-return", arbitrary: fc.tuple(d, bad).map(([k, x]) => `{\n  const pl0 = () => {\n    if (${k}) {\n      return 1;\n    }\n    return 2;\n  };\n  v0 = pl0();\n  while (${x}) {}\n}`) },
+    // A return data chose skips code that throws: the run fails in the callee or at a later line (attack r5b).
+    { weight: 4, tag: "early-return", arbitrary: fc.tuple(d, bad, bad).map(([k, x, y]) => `{\n  const pr0 = () => {\n    if (${k}) {\n      return 1;\n    }\n    return ${x};\n  };\n  v0 = pr0();\n  v1 = ${y};\n}`) },
     // A callee that threw at a line data chose, caught, then a throwing head.
-    { weight: 1, tag: "caught-callee", arbitrary: fc.tuple(d, bad).map(([k, x]) => `const pt0 = () => {\n  if (${k}) {\n    throw 1;\n  }\n  throw 2;\n};\ntry { pt0(); } catch {}\nfor (const a0 of ${x}) {}`) },
+    { weight: 1, tag: "caught-callee", arbitrary: fc.tuple(d, bad).map(([k, x]) => `{\n  const pt0 = () => {\n    if (${k}) {\n      throw 1;\n    }\n    throw 2;\n  };\n  try { pt0(); } catch {}\n  for (const a0 of ${x}) {}\n}`) },
   ];
   return choose(alternatives, sc.avoid);
 }

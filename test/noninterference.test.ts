@@ -38,7 +38,10 @@ describe("noninterference over generated programs", () => {
     if (report.failed) console.error(report.message, report.counterexample);
     expect(report.failed).toBe(false);
     // The generator must actually exercise the guarantee: many runs reach a sink under taint.
-    expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.3);
+    // About 27-30% (guards that end the run leave later sinks clean). The seed is new each run, and
+    // over 300 pairs one standard deviation is ~2.6 points, so the bar sits 4 deviations below: it
+    // catches a generator that stopped reaching tainted sinks, not an unlucky seed (0.3 failed CI at 26.7%).
+    expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.15);
     console.log(`integrity: ${report.runs} program pairs, ${((100 * report.sinkUnderTaint) / report.runs).toFixed(0)}% reached a sink under an untrusted or secret context`);
   }, TIMEOUT);
 

@@ -69,6 +69,20 @@ Math.random = () => {
   __sluiceSeed = x >>> 0;
   return __sluiceSeed / 2 ** 32;
 };
+// Object.groupBy is ES2024 (V8 in Node 21+); sluice has it, so Node 20's V8 is given the spec's steps.
+if (typeof Object.groupBy !== "function") {
+  Object.groupBy = (items, callback) => {
+    if (items === null || items === undefined) throw new TypeError("Object.groupBy called on null or undefined");
+    if (typeof callback !== "function") throw new TypeError(\`\${typeof callback} is not a function\`);
+    const groups = Object.create(null);
+    let k = 0;
+    for (const item of items) {
+      const key = callback(item, k++);
+      (groups[typeof key === "symbol" ? key : String(key)] ??= []).push(item);
+    }
+    return groups;
+  };
+}
 for (const name of __sluiceNames) {
   globalThis[name] = (...args) => __sluiceJson.parse(__sluiceHost(name, __sluiceJson.stringify(args)));
 }`;

@@ -472,10 +472,6 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
 }
 
 /**
- * Leaves a region whose running was decided by `l`: upgrades what it may write, and lets
- * jumps it may take raise the pc of what follows until their target ends.
- */
-/**
  * Rule (a function's exit): what decided where a body stopped (a return taken or not) decided
  * whether the code it skipped ran, so whether that code threw: as at a region's exit, `l` joins
  * the place the run may end at and, inside a try, the pending throw. Without it a `return` on
@@ -483,20 +479,32 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
  */
 export function exitFunction(fx: SiteEffects, env: Env, l: Label): void {
   upgradeEffects(fx, env, l);
-  if (!fx.mayThrow) return;
-  st.endL = join2(st.endL, l);
-  if (st.tryDepth > 0 && !st.mutants.noThrowPc) st.thr = join2(st.thr, l);
+  joinMayEnd(fx, l);
 }
 
+/**
+ * Leaves a region whose running was decided by `l`: upgrades what it may write, and lets
+ * jumps it may take raise the pc of what follows until their target ends.
+ */
 export function exitRegion(fx: SiteEffects, env: Env, l: Label): void {
   if (st.mutants.noUntakenUpgrade) return;
   upgradeEffects(fx, env, l);
-  let changed = false;
+  let changed = joinMayEnd(fx, l);
   if (fx.breaks && !st.mutants.noJumpPc) (st.brk = join2(st.brk, l)), (changed = true);
   if (fx.returns && !st.mutants.noJumpPc) (st.ret = join2(st.ret, l)), (changed = true);
-  if (fx.mayThrow) st.endL = join2(st.endL, l);
-  if (fx.mayThrow && st.tryDepth > 0 && !st.mutants.noThrowPc) (st.thr = join2(st.thr, l)), (changed = true);
   if (changed) syncPc();
+}
+
+/**
+ * Code decided by `l` that may throw: `l` decides where the run may end (`endL`) and, inside a
+ * try, what the pending throw carries. True when the pending throw changed (the pc must follow).
+ */
+function joinMayEnd(fx: SiteEffects, l: Label): boolean {
+  if (!fx.mayThrow) return false;
+  st.endL = join2(st.endL, l);
+  if (st.tryDepth === 0 || st.mutants.noThrowPc) return false;
+  st.thr = join2(st.thr, l);
+  return true;
 }
 
 /**

@@ -8,16 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { createRuntime } from "../../src/index.js";
 import { failureTurn } from "../../src/models/planner-messages.js";
-import { obedientReader, soundnessTools, type InputRecord, type SoundnessInput } from "../../src/testing/index.js";
+import { obedientReader, soundnessTools, type InputRecord } from "../../src/testing/index.js";
+import { input } from "./support.js";
 
-const RECORD: InputRecord = { a: 0, b: "", c: false, list: [], n: { x: 0, tag: "" } };
 type Parts = Partial<Record<"u" | "s" | "t", Partial<InputRecord>>>;
-const input = (p: Parts): SoundnessInput => ({
-  u: { ...RECORD, ...p.u } as InputRecord,
-  s: { ...RECORD, ...p.s } as InputRecord,
-  t: { ...RECORD, ...p.t } as InputRecord,
-  list: [{ n: 0, tag: "" }, { n: 0, tag: "" }, { n: 0, tag: "" }],
-});
 
 const CASES: Array<[string, string, [Parts, Parts], "integrity" | "confidentiality"]> = [
   ["early-return-secret", "const s = read_secret();\nfunction f() {\n  if (s.c) { return 0; }\n  null.k;\n}\nf();\nnull.j;", [{ s: { c: true } }, { s: { c: false } }], "confidentiality"],

@@ -96,6 +96,11 @@ export function mechanismStatementArb(sc: StmtScope): fc.Arbitrary<string> {
       w(2, fc.tuple(d, pick("1", "v0", "t.a")).map(([k, x]) => `v1 = ((q) => { try { return ${x}; } finally { if (${k}) { return 2; } } })(0);`), "finally-decides"),
       w(1, d.map((k) => `try { v2 = ((q) => { try { throw 1; } finally { if (${k}) { return 2; } } })(0); } catch { v2 = 3; }`), "finally-decides"),
       w(1, fc.tuple(d, n).map(([k, x]) => `for (const q0 of [1, 2]) { try { v2 = ${x}; continue; } finally { if (${k}) { break; } } }`), "finally-decides"),
+      // A catch block that may throw, with a finally after it and no try open: what it raised as
+      // inside a try leaves the pc after the finally; what the regions it covered skipped is upgraded then.
+      w(2, fc.tuple(d, d, n).map(([k, j, x]) => `try { if (${k}) throw 1; } catch { } finally { if (${j}) { v1 = ${x}; } }`), "finally-after-catch"),
+      w(1, fc.tuple(d, list).map(([k, l]) => `try { if (${k}) throw 1; } catch { } finally { for (const q0 of ${l}) { v2 = 1; } }`), "finally-after-catch"),
+      w(2, fc.tuple(d, d, n).map(([k, j, x]) => `try { v0 = ${x}; if (${k}) throw 1; } catch { try { if (${j}) throw 2; } catch { read_trusted(); } } finally { }`), "finally-after-catch"),
       // A block-local name shadowing the one a branch writes.
       w(1, fc.tuple(d, n).map(([k, x]) => `if (${k}) { o.k = ${x}; { const o = {}; o.k = 1; } }`), "shadowing"),
       // Keys and numbers converted from objects.
@@ -179,5 +184,5 @@ export const MECHANISM_TAGS = [
   "case-test", "chain-tail", "default-parameter", "destructuring-default", "destructuring-target", "loop-head-target", "spread-argument", "callback-builtin", "tdz",
   "shadowing", "object-key", "object-number", "spread-overwrite", "rest-computed", "error-name", "factory-closures", "chosen-callback", "builtin-callback",
   "throwing-write", "tool-in-try", "replacer-walk", "fresh-deep-path", "fresh-argument", "text-order", "function-name", "forin-live-keys", "finally-decides", "callback-choose-pc", "chosen-builtin-alternative", "error-options", "sort-reshape", "upgrade-order", "delete-result", "stringify-space", "loop-head-tdz", "replacer-throw", "floor-order", "logical-not-set", "chosen-key",
-  "floor-added-key", "callback-not-function", "logical-set-throw", "replacer-cut", "called-position", "callback-swapped", "unchosen-callee", "run-ending-guard",
+  "finally-after-catch", "floor-added-key", "callback-not-function", "logical-set-throw", "replacer-cut", "called-position", "callback-swapped", "unchosen-callee", "run-ending-guard",
 ] as const;

@@ -57,6 +57,7 @@ export const MUTANTS: readonly MutantInfo[] = [
   { name: "logicalDropsLeft", breaks: "`a && b`, `a || b`, `a ?? b` drop a's label when they yield b", where: "expressions.ts LogicalExpression" },
   { name: "compoundDropsRight", breaks: "`x op= y` drops y's label", where: "calls.ts AssignmentExpression" },
   { name: "finallyDropsPc", breaks: "a finally block that completes normally forgets what decided it did not return, break or throw instead", where: "statements.ts TryStatement" },
+  { name: "finallyDropsThr", breaks: "after a finally where no try is open, what the catch block raised as inside a try leaves the pc without upgrading what the regions it covered skipped", where: "statements.ts endFinally" },
   { name: "calledPositionShifted", breaks: "the branch not taken upgrades the callbacks of a builtin one position after the ones it calls (JSON.parse's text, not its reviver)", where: "rules.ts calledArgs" },
   { name: "guardIgnoresTry", breaks: "a branch that can only throw counts as a guard that ends the run also inside a try, or in a catch block whose finally runs after it", where: "rules.ts guardEndsRun" },
   { name: "hiddenStateUnlabeled", breaks: "`Math.random` and a global regex's `test`/`exec` ignore what moved their hidden state", where: "builtins/globals.ts random, builtins/regexp.ts advanced" },

@@ -14,6 +14,7 @@ const U = "const u = read_untrusted();\nconst t = read_trusted();\nlet v = 0;\nc
 /** Per mutant: a plan, and two untrusted records it tells apart only when the mutant is on. */
 const WITNESSES: Record<string, { plan: string; u: [Partial<SoundnessInput["u"]>, Partial<SoundnessInput["u"]>] }> = {
   finallyDropsPc: { plan: `v = ((q) => { try { return 1; } finally { if (u.c) { return 2; } } })(0);\nsend({ value: v });`, u: [{ c: true }, { c: false }] },
+  finallyDropsThr: { plan: `try { if (u.c) throw new Error("x"); } catch { } finally { for (const x of u.list) { v = 1; } }\nsend({ value: v });`, u: [{ list: [] }, { list: [1] }] },
   noThrowPc: { plan: `try { if (u.c) throw new Error("x"); v = 1; } catch { v = 2; }\nsend({ value: v });`, u: [{ c: true }, { c: false }] },
   noContainerLabel: { plan: `arr.push(2);\nif (u.c) arr.reverse();\nsend({ value: arr[0] });`, u: [{ c: true }, { c: false }] },
   noAliasFloor: { plan: `(u.c ? o : o2).k = 1;\nsend({ value: o.k });`, u: [{ c: true }, { c: false }] },

@@ -3,7 +3,7 @@
  * (normal, break, continue, return); exceptions travel as host exceptions of type ProgramThrow.
  */
 import type * as acorn from "acorn";
-import { enterPc, exitRegion, guardEndsRun, join2, leavePc, underPc } from "../rules.js";
+import { type SiteEffects, enterPc, exitRegion, guardEndsRun, join2, leavePc, underPc } from "../rules.js";
 import { ProgramThrow, st, step, syncPc } from "../state.js";
 import { BOT, type Val, truthy, strictEq } from "../values.js";
 import { type Cx, type Stmt, BREAK, CONTINUE, NORMAL, RETURN, blockScope, childCx, compileExpr, compileStmt, effectsOf, isInert, placed, placedBinding, positionOf, stmtHandlers } from "./context.js";
@@ -199,6 +199,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
   }
   const finalizer = node.finalizer ? compileBlock(node.finalizer.body, cx) : null;
   const fx = effectsOf(cx, node.block, node.handler);
+  const whole = node.finalizer ? effectsOf(cx, node.block, node.handler, node.finalizer) : fx;
   const topLevel = !cx.inFunction;
   return (env) => {
     if (topLevel) (st.cv = undefined), (st.cvl = st.pc);
@@ -262,7 +263,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       const { cv, cvl, retV, retL, retPc, jump } = st;
       const r = finalizer(env);
       if (r !== NORMAL) {
-        endFinally(savedThr);
+        endFinally(savedThr, whole, env);
         return r;
       }
       const kept = st.mutants.finallyDropsPc ? BOT : st.pc;
@@ -273,7 +274,7 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       st.retPc = join2(retPc, kept);
       st.jump = jump;
       if (pending !== null && !kept.flowsTo(pending.label)) pending = new ProgramThrow(pending.value, join2(pending.label, kept), pending.line, pending.column, join2(pending.at, kept));
-      endFinally(savedThr);
+      endFinally(savedThr, whole, env);
     }
     if (pending !== null) throw pending;
     return completion;
@@ -284,13 +285,18 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
  * After a finally: what may have thrown in the catch block (raised as inside a try, since the
  * finally ran after it) has decided the finally and how it ended (its break, continue or return
  * carries it), and, where no try is open, nothing else: a throw it let through ends the run. It
- * is dropped there, so it is raised after the statement in no run rather than in the run whose
- * catch block ran (or whose try ran in a branch) only.
+ * is dropped from the pc there, so it is raised after the statement in no run rather than in the
+ * run whose catch block ran (or whose try ran in a branch) only. But while it was in the pc, the
+ * regions it covered skipped their exit upgrades (`underPc`: the pc carried the label to every
+ * write they made where they ran); it leaves the pc with no region's exit behind it, so the
+ * statement's exit makes them now, in every run, as a region decided by it.
  */
-function endFinally(savedThr: Label): void {
+function endFinally(savedThr: Label, whole: SiteEffects, env: Env): void {
   if (st.tryDepth === 0 && st.thr !== savedThr) {
+    const dropped = st.thr;
     st.thr = savedThr;
     syncPc();
+    if (!st.mutants.finallyDropsThr && !underPc(dropped)) exitRegion(whole, env, dropped);
   }
 }
 

@@ -9,7 +9,7 @@ export { DEFAULT_RETRY, resolveRetry, type ResolvedRetry } from "./execute.js";
 export { backoffBound, retryWait } from "./backoff.js";
 export { isRetryable, isCallerFault, retryAfterOf, statusOf } from "./classify.js";
 export { countsAgainstBreaker } from "./breakers.js";
-export { failureLabelOf, failuresAreOwn } from "./failure.js";
+export { failureLabelOf, failureSummary, failuresAreOwn } from "./failure.js";
 export { createAttemptBudget, type AttemptLimits, type AttemptLedger } from "./budget.js";
 export { createKeyring, idempotencyKey, newRunKey, type Keyring } from "./idempotency.js";
 export { withCallScope, currentCallScope, type CallScope } from "./scope.js";

@@ -309,7 +309,7 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
     record.error = outcome.failure.detail ?? outcome.message;
     record.failure = outcome.failure.kind;
     if (outcome.failure.outcome === "unknown") record.outcome = "unknown";
-    return { kind: "error", cls: outcome.cls, message: outcome.message, label: outcome.label };
+    return { kind: "error", cls: outcome.cls, message: outcome.message, label: outcome.label, call: { tool: tool.name, kind: outcome.failure.kind } };
   }
   return { result: outcome.value, failureLabel: outcome.failureLabel };
 }

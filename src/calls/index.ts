@@ -10,6 +10,6 @@ export { backoffBound, retryWait } from "./backoff.js";
 export { isRetryable, isCallerFault, retryAfterOf, statusOf } from "./classify.js";
 export { countsAgainstBreaker } from "./breakers.js";
 export { failureLabelOf, failureSummary, failuresAreOwn } from "./failure.js";
-export { createAttemptBudget, type AttemptLimits, type AttemptLedger } from "./budget.js";
+export { allBudgets, createAttemptBudget, lentBudget, withLentBudget, withoutLentBudget, type AttemptLimits, type AttemptLedger } from "./budget.js";
 export { createKeyring, idempotencyKey, newRunKey, type Keyring } from "./idempotency.js";
 export { withCallScope, currentCallScope, type CallScope } from "./scope.js";

@@ -3,6 +3,7 @@
  * checked before an attempt starts, as the model meter (src/models/usage.ts) checks a model
  * call's worst case before it is made.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { type AttemptBudget, BudgetRefusal } from "./types.js";
 
 /** Limits of {@link createAttemptBudget}; a missing one is not enforced. */
@@ -48,6 +49,40 @@ export function createAttemptBudget(limits: AttemptLimits = {}): AttemptLedger {
     },
     get dollars() {
       return dollars;
+    },
+  };
+}
+
+/**
+ * The budget of whoever started the run in progress (an agent's meter: its dollars), which every
+ * tool attempt of the run is checked against too. An agent's rounds are runs the runtime cannot
+ * tell apart, so the agent lends its meter through the async context, as it lends it to the
+ * quarantined reader's model calls (src/models/meter-context.ts `withMeter`).
+ */
+const lent = new AsyncLocalStorage<AttemptBudget>();
+
+/** Runs `fn` with `budget` lent to the runs it starts. */
+export function withLentBudget<T>(budget: AttemptBudget, fn: () => Promise<T>): Promise<T> {
+  return lent.run(budget, fn);
+}
+
+/** Runs `fn` with no lent budget. */
+export function withoutLentBudget<T>(fn: () => Promise<T>): Promise<T> {
+  return lent.exit(fn);
+}
+
+/** The budget lent to the run starting now, if any. */
+export function lentBudget(): AttemptBudget | undefined {
+  return lent.getStore();
+}
+
+/** One budget checking each of `budgets` in turn before every attempt; undefined when there are none. */
+export function allBudgets(...budgets: ReadonlyArray<AttemptBudget | undefined>): AttemptBudget | undefined {
+  const given = budgets.filter((b): b is AttemptBudget => b !== undefined);
+  if (given.length <= 1) return given[0];
+  return {
+    beforeAttempt(a) {
+      for (const b of given) b.beforeAttempt(a);
     },
   };
 }

@@ -76,6 +76,15 @@ const SUMMARY: Record<FailureKind, (tool: string) => string> = {
   tool_error: (t) => `${t} failed`,
 };
 
+/**
+ * sluice's fixed sentence for a failure of `kind` of `tool` (the CallFailure's `summary`), or
+ * undefined for a kind outside the fixed set: words of sluice's and the tool's name, nothing
+ * the remote side wrote.
+ */
+export function failureSummary(kind: string, tool: string): string | undefined {
+  return Object.hasOwn(SUMMARY, kind) ? SUMMARY[kind as FailureKind](tool) : undefined;
+}
+
 function kindOf(err: unknown): FailureKind {
   if (err instanceof AttemptTimeout) return "timeout";
   if (err instanceof LayerStop) return err.kind;

@@ -95,7 +95,7 @@ export class BudgetRefusal extends Error {
   constructor(
     message: string,
     /** The limit that would be overshot. */
-    readonly limit: "steps" | "dollars",
+    readonly limit: "steps" | "dollars" | "tokens" | "wallTimeMs",
   ) {
     super(message);
     this.name = "BudgetRefusal";

@@ -23,6 +23,20 @@ export function throwError(cls: string, message: string, decidedBy: Label): neve
   throw new ProgramThrow(makeError(cls, message, l), l);
 }
 
+/**
+ * Throws a failed tool call's error (`label`: the failure's, untrusted) as {@link throwError}
+ * does, tagged with the tool and the failure kind and with `reached`: what decided that the
+ * call was made where it was and with what (its inputs and the pc), i.e. the error's place
+ * label without the failure's own label. Rules that raise a pending throw's place raise
+ * `reached` alike; a `throw` statement makes a new, untagged throw.
+ */
+export function throwCallFailure(cls: string, message: string, label: Label, inputs: Label, call: { tool: string; kind: string }): never {
+  const decidedBy = join2(label, inputs);
+  mayThrowOn(decidedBy);
+  const l = join2(decidedBy, st.pc);
+  throw new ProgramThrow(makeError(cls, message, l), l, undefined, undefined, undefined, { ...call, reached: join2(inputs, st.pc) });
+}
+
 export function typeError(message: string, decidedBy: Label): never {
   return throwError("TypeError", message, decidedBy);
 }

@@ -26,7 +26,7 @@ import { builtinGlobals } from "./builtins/globals.js";
 import { builtinEffectNames, peekMember } from "./members.js";
 import { setMemberLookup, join2, deepLabel, mayThrowOn } from "./rules.js";
 import { fromHostParts, toInternal, toPlain, type HostPart, type LabelledPath } from "./convert.js";
-import { throwError } from "./errors.js";
+import { throwCallFailure, throwError } from "./errors.js";
 import { Blocked, LimitExceeded, ProgramThrow, SecurityStop, type Mutants, type ResolvedLimits, charge, resetState, st } from "./state.js";
 import { ARR, BOT, FN, type Arr, type Fn, type Val, toStr, describe, isRef, newObj, OBJ } from "./values.js";
 
@@ -55,8 +55,18 @@ export interface HostRequest {
  */
 export type HostOutcome =
   | { kind: "value"; value: unknown; label: Label; failureLabel?: Label; parts?: readonly HostPart[] }
-  | { kind: "error"; cls: string; message: string; label: Label }
+  | { kind: "error"; cls: string; message: string; label: Label; call?: CallFailureTag }
   | { kind: "blocked"; reason: string };
+
+/**
+ * Which tool's call failed, and how (sluice's fixed failure kind): the host sets it on a call
+ * layer's failure so that, if the very error ends the run, the planner may be told the tool and
+ * the kind (see RunError.failedCall).
+ */
+export interface CallFailureTag {
+  tool: string;
+  kind: string;
+}
 
 /** Thrown out of a run that needs the host and has no answerer; not catchable by the program. */
 export class Suspend {
@@ -196,7 +206,7 @@ function replayBatched<T>(evaluate: () => T): T {
 export type Execution =
   | { kind: "completed"; value: unknown; label: Label; steps: number; logs: string[] }
   | { kind: "suspended"; requests: HostRequest[]; steps: number }
-  | { kind: "threw"; message: string; label: Label; line?: number; column?: number; at: Label; steps: number; logs: string[] }
+  | { kind: "threw"; message: string; label: Label; line?: number; column?: number; at: Label; call?: CallFailureTag & { at: Label }; steps: number; logs: string[] }
   | { kind: "limit"; message: string; steps: number; logs: string[] }
   | { kind: "blocked"; reason: string; steps: number; logs: string[] };
 
@@ -283,6 +293,7 @@ function receive(request: HostRequest, outcome: HostOutcome): Val {
     case "blocked":
       throw new Blocked(outcome.reason);
     case "error":
+      if (outcome.call !== undefined) throwCallFailure(outcome.cls, outcome.message, outcome.label, inputs, outcome.call);
       return throwError(outcome.cls, outcome.message, join2(outcome.label, inputs));
     case "value": {
       const label = st.mutants.toolResultUnlabeled ? BOT : st.mutants.readerAnswerUnlabeled && name === QUERY ? outcome.label : join2(outcome.label, inputs);
@@ -368,7 +379,10 @@ function outcomeOf(err: unknown): Execution {
   if (err instanceof Suspend) return { kind: "suspended", requests: err.requests, steps: st.steps };
   if (err instanceof ProgramThrow) {
     const message = describeThrown(err.value);
-    return { kind: "threw", message, label: join2(join2(err.label, deepLabel(err.value)), st.floor), line: err.line, column: err.column, at: join2(join2(err.at, st.endL), st.floor), ...base };
+    const at = join2(join2(err.at, st.endL), st.floor);
+    // The failed call that threw this very error: what decided the place but for the failure itself.
+    const call = err.call === undefined ? {} : { call: { tool: err.call.tool, kind: err.call.kind, at: join2(join2(err.call.reached, st.endL), st.floor) } };
+    return { kind: "threw", message, label: join2(join2(err.label, deepLabel(err.value)), st.floor), line: err.line, column: err.column, at, ...call, ...base };
   }
   if (err instanceof LimitExceeded) return { kind: "limit", message: err.message, ...base };
   if (err instanceof Blocked) return { kind: "blocked", reason: err.reason, ...base };

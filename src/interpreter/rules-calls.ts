@@ -175,7 +175,11 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     if (e instanceof ProgramThrow) {
       // Rule: an error a builtin throws carries its inputs (its message may quote any of them).
       const l = join2(join2(e.label, inputsNow()), st.pc);
-      throw l === e.label ? e : new ProgramThrow(e.value, l, e.line, e.column, join2(join2(e.at, inputsNow()), st.pc));
+      // A failed call's throw keeps apart what decided its place but for the failure: raised alike.
+      const raise = join2(inputsNow(), st.pc);
+      if (l === e.label && (e.call === undefined || raise.flowsTo(e.call.reached))) throw e;
+      const call = e.call === undefined ? undefined : { ...e.call, reached: join2(e.call.reached, raise) };
+      throw new ProgramThrow(e.value, l, e.line, e.column, join2(join2(e.at, inputsNow()), st.pc), call);
     }
     if (hostError(e)) {
       // A text too long for the host, or any host error of a builtin that declared it does not

@@ -169,6 +169,8 @@ export class ProgramThrow {
     public line?: number,
     public column?: number,
     at?: Label,
+    /** A failed tool call's throw: its tool and kind, and its place label without the failure's own (see throwCallFailure). */
+    readonly call?: { readonly tool: string; readonly kind: string; readonly reached: Label },
   ) {
     this.at = at ?? label;
   }

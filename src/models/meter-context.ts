@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { CallEstimate, UsageMeter } from "./usage.js";
 import { zeroUsage, type TokenUsage } from "./types.js";
+import { withLentBudget, withoutLentBudget } from "../calls/index.js";
 
 /**
  * The meter of the agent run in progress. The quarantined reader is called by the runtime, not
@@ -12,12 +13,13 @@ const storage = new AsyncLocalStorage<UsageMeter>();
 
 /** Runs `fn` with `meter` as the current meter. */
 export function withMeter<T>(meter: UsageMeter, fn: () => Promise<T>): Promise<T> {
-  return storage.run(meter, fn);
+  // Lent to the runtime too: every tool attempt of the runs started inside is charged to it.
+  return storage.run(meter, () => withLentBudget(meter, fn));
 }
 
 /** Runs `fn` with no current meter (a wrapper that charges a call itself keeps the inner model from charging it again). */
 export function withoutMeter<T>(fn: () => Promise<T>): Promise<T> {
-  return storage.exit(fn);
+  return storage.exit(() => withoutLentBudget(fn));
 }
 
 /** The meter of the run in progress, if any. */

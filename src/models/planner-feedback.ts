@@ -21,6 +21,7 @@
 import type { RunError } from "../runtime/types.js";
 import type { JsonSchema, Tool } from "../tools/types.js";
 import { placeIsTrusted } from "../runtime/error-place.js";
+import { failureSummary } from "../calls/index.js";
 
 /** Kinds the runtime reports; any other kind is reported as a runtime error. */
 const KINDS: ReadonlySet<string> = new Set(["syntax", "unsupported", "runtime", "limit", "policy"]);
@@ -146,6 +147,24 @@ export function shownMessage(error: RunError, knows: PlannerKnows): string | und
   const compiled = error.label === undefined && PROGRAM_KINDS.has(error.kind);
   if (!compiled && !wordsAreKnown(msg, knows)) return undefined;
   return msg.length < error.message.length ? `${msg}…` : msg;
+}
+
+/**
+ * When the run ended on a tool call's own failure (RunError.failedCall), sluice's fixed sentence
+ * for it: the tool's name and the failure's kind, never a word the remote side wrote. Only when
+ * what decided that the run ended at that call, but for the failure itself (the call's arguments,
+ * the flow that reached it, how the run went on after it), is trusted and public: a call reached
+ * because of untrusted or secret data is not named. The kind itself is untrusted (the remote
+ * side, the network and other runs' calls decide it): a declassification of one of eight fixed
+ * values per run, see docs/security-model.md, "What a program sees of a failed call", point 5.
+ */
+export function shownCallFailure(error: RunError | undefined): string | undefined {
+  const call = error?.failedCall;
+  if (error?.kind !== "runtime" || call === undefined || call === null || typeof call !== "object") return undefined;
+  const label = call.label;
+  if (label === undefined || label === null || label.trusted !== true || label.readers !== "public") return undefined;
+  if (typeof call.tool !== "string" || typeof call.kind !== "string") return undefined;
+  return failureSummary(call.kind, call.tool);
 }
 
 /** A positive integer, or undefined: a position is shown only when it is one. */

@@ -1,5 +1,5 @@
 import type { RunError } from "../runtime/types.js";
-import { errorPlace, KIND_HINTS, programLine, shownMessage, type PlannerKnows } from "./planner-feedback.js";
+import { errorPlace, KIND_HINTS, programLine, shownCallFailure, shownMessage, type PlannerKnows } from "./planner-feedback.js";
 
 /**
  * The turns the agent adds to the planner's conversation. Each is built from trusted text
@@ -55,8 +55,12 @@ export function failureTurn(error: RunError | undefined, knows: PlannerKnows = {
   const source = programLine(knows.program, line);
   if (source !== undefined) lines.push(`The failing line: ${source}`);
   const message = error === undefined ? undefined : shownMessage(error, knows);
+  const call = message === undefined ? shownCallFailure(error) : undefined;
   if (message !== undefined) lines.push(`Error message: ${message}`);
-  else {
+  else if (call !== undefined) {
+    lines.push(`A tool call failed and the program did not catch its error: ${call}.`);
+    lines.push("The rest of the error message is withheld because it may quote what the tool or the network said.");
+  } else {
     lines.push(KIND_HINTS[kind] ?? KIND_HINTS.runtime);
     lines.push("The error message is withheld because it may quote data the program read.");
   }

@@ -1,5 +1,6 @@
 import { costOf, priceOf, priceTable, worstCaseCost, type PriceTable } from "./prices.js";
 import { addUsage, totalTokens, zeroUsage, type TokenUsage } from "./types.js";
+import { type AttemptBudget, type AttemptCharge, BudgetRefusal } from "../calls/index.js";
 
 /** Limits of one agent run. Every limit is optional; a missing one is not enforced. */
 export interface Budget {
@@ -67,12 +68,19 @@ export interface UsageReport extends TokenUsage {
   byModel: Record<string, ModelUsage>;
   /** Models used that have no price. */
   unpriced: string[];
+  /** Tool attempts charged to the meter (retries included) and their worst-case dollars, in `cost` too; only when there were any. */
+  tools?: { attempts: number; cost: number };
   /** Rounds of static plan-check feedback the agent sent the planner (agent runs only). */
   planCheckRounds?: number;
 }
 
-/** Tracks usage and cost of one run and refuses calls that could overshoot its budget. */
-export interface UsageMeter {
+/**
+ * Tracks usage and cost of one run and refuses calls that could overshoot its budget. As an
+ * {@link AttemptBudget} it charges every tool attempt of the runs it is lent to (see `withMeter`)
+ * its worst-case dollars (the tool's `costPerAttempt`), checked before the attempt against what
+ * is left, as a model call's worst case is: a retried paid tool cannot outspend the dollars.
+ */
+export interface UsageMeter extends AttemptBudget {
   /** Checks the call's worst case against what is left and holds it; throws {@link BudgetExceededError}. */
   reserve(call: CallEstimate): Reservation;
   /** The usage so far. */
@@ -175,7 +183,28 @@ export function createUsageMeter(options: UsageMeterOptions = {}): UsageMeter {
     byModel.set(model, { ...addUsage(prev, usage), calls: prev.calls + 1, cost: prev.cost + callCost });
   }
 
+  let toolAttempts = 0;
+  let toolCost = 0;
+
   return {
+    beforeAttempt(a: AttemptCharge) {
+      try {
+        if (exceeded !== undefined) throw exceeded;
+        if (budget.wallTimeMs !== undefined && now() - start >= budget.wallTimeMs) refuse("wallTimeMs", `wall-time budget of ${fmt(budget.wallTimeMs)} ms is used up`);
+        const spent = cost + heldDollars;
+        if (budget.dollars !== undefined && spent + a.dollars > budget.dollars) {
+          refuse("dollars", `attempt ${a.attempt} of ${a.tool} could cost up to $${fmt(a.dollars)} but $${fmt(Math.max(0, budget.dollars - spent))} of $${fmt(budget.dollars)} remain`);
+        }
+      } catch (err) {
+        // The layer ends the run on its own refusal; the agent then stops on `exceeded`.
+        const e = err as BudgetExceededError;
+        throw new BudgetRefusal(e.message, e.limit);
+      }
+      toolAttempts += 1;
+      // An attempt that timed out may still have been billed: each is charged its worst case.
+      toolCost += a.dollars;
+      cost += a.dollars;
+    },
     reserve(call) {
       if (exceeded !== undefined) throw exceeded;
       const hold = check(call);
@@ -197,7 +226,7 @@ export function createUsageMeter(options: UsageMeterOptions = {}): UsageMeter {
       const models: Record<string, ModelUsage> = {};
       for (const [m, u] of [...byModel].sort(([a], [b]) => (a < b ? -1 : 1))) models[m] = { ...u };
       const unpriced = Object.keys(models).filter((m) => priceOf(prices, m) === undefined);
-      return { ...used, totalTokens: totalTokens(used), cost, steps, wallTimeMs: now() - start, byModel: models, unpriced };
+      return { ...used, totalTokens: totalTokens(used), cost, steps, wallTimeMs: now() - start, byModel: models, unpriced, ...(toolAttempts > 0 ? { tools: { attempts: toolAttempts, cost: toolCost } } : {}) };
     },
     get exceeded() {
       return exceeded;

@@ -11,7 +11,7 @@ import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { labelParts } from "../tools/output.js";
 import { HostDataError, type HostPart, readHostData, readHostParts, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
-import { createAttemptBudget, createKeyring, failureLabelOf as failureLabelOfCall, failuresAreOwn, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
+import { allBudgets, createAttemptBudget, createKeyring, lentBudget, failureLabelOf as failureLabelOfCall, failuresAreOwn, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
 import { ATTRIBUTES, startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
 
 export { thrownText } from "../interpreter/convert.js";
@@ -89,7 +89,8 @@ export interface SeenResult {
 /** The host side of a new run; `previous` lends its run key, so repeated calls keep their idempotency keys. */
 export function openRun(host: Host, previous?: RunResult): RunLog {
   const given = previous !== null && typeof previous === "object" ? previous.runKey : undefined;
-  const budget = host.config.budget === undefined ? undefined : createAttemptBudget(host.config.budget);
+  // The runtime's own limits, and those of whoever started the run (an agent's meter), checked before every attempt.
+  const budget = allBudgets(host.config.budget === undefined ? undefined : createAttemptBudget(host.config.budget), lentBudget());
   return {
     calls: [],
     queries: [],
@@ -309,7 +310,7 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
     record.error = outcome.failure.detail ?? outcome.message;
     record.failure = outcome.failure.kind;
     if (outcome.failure.outcome === "unknown") record.outcome = "unknown";
-    return { kind: "error", cls: outcome.cls, message: outcome.message, label: outcome.label };
+    return { kind: "error", cls: outcome.cls, message: outcome.message, label: outcome.label, call: { tool: tool.name, kind: outcome.failure.kind } };
   }
   return { result: outcome.value, failureLabel: outcome.failureLabel };
 }

@@ -13,7 +13,7 @@ import type { Tool } from "../tools/types.js";
 import { type Host, type HostConfig, type HostTool, HostLimit, QUERY, answerAll, closeRun, openRun, type RunLog, thrownText } from "./host.js";
 import { createAttemptBudget, createCallLayer, type AttemptLimits, type CallLayer, type CallObserver } from "../calls/index.js";
 import { otelCallObserver } from "../tracing/index.js";
-import type { Limits, RunResult, Runtime, RuntimeOptions } from "./types.js";
+import type { Limits, RunError, RunResult, Runtime, RuntimeOptions } from "./types.js";
 import type { EndorsementStore, Permissions } from "../policy/index.js";
 import { type Stopped, runInWorker, strykerState } from "./pool.js";
 
@@ -130,6 +130,11 @@ export function clockOf(now: unknown): number | undefined {
 }
 
 /** Why `previous` cannot be used, or undefined when it can. */
+/** What a run that ended on a failed call's own error says of it (see RunError.failedCall). */
+function failedCallOf(ex: Extract<Execution, { kind: "threw" }>): { failedCall?: RunError["failedCall"] } {
+  return ex.call === undefined ? {} : { failedCall: { tool: ex.call.tool, kind: ex.call.kind, label: ex.call.at } };
+}
+
 function badPrevious(previous: unknown): string | undefined {
   if (previous === undefined) return undefined;
   if (previous === null || typeof previous !== "object" || !Array.isArray((previous as RunResult).calls)) return "options.previous must be the RunResult of an earlier run";
@@ -221,7 +226,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       case "completed":
         return { status: "completed", value: ex.value, label: ex.label, logs: ex.logs, steps: ex.steps, ...base };
       case "threw":
-        return { status: "failed", error: { kind: "runtime", message: ex.message, line: ex.line, column: ex.column, label: ex.label, placeLabel: ex.at }, logs: ex.logs, steps: ex.steps, ...base };
+        return { status: "failed", error: { kind: "runtime", message: ex.message, line: ex.line, column: ex.column, label: ex.label, placeLabel: ex.at, ...failedCallOf(ex) }, logs: ex.logs, steps: ex.steps, ...base };
       case "limit":
         return { status: "failed", error: { kind: "limit", message: ex.message }, logs: ex.logs, steps: ex.steps, ...base };
       case "blocked":

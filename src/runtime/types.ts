@@ -129,6 +129,16 @@ export interface RunError {
    * it is trusted and public.
    */
   placeLabel?: Label;
+  /**
+   * Set when the run ended on a tool call's failure the program did not catch (the very error
+   * the call threw, not one rethrown by a \`throw\` statement): the tool, sluice's fixed failure
+   * kind (\`circuit_open\`, \`timeout\`, ...; the CallRecord's \`failure\`) and what decided
+   * that the run ended at that call but for the failure itself (the call's arguments, the flow
+   * that reached it, what decided how the run ended after it). The planner is told the tool and
+   * the kind when that label is trusted and public (docs/security-model.md, "What a program sees
+   * of a failed call", point 5).
+   */
+  failedCall?: { tool: string; kind: string; label: Label };
 }
 
 /** The result of {@link Runtime.run}. */

@@ -115,7 +115,7 @@ interface LabelledAt {
 /** An answer as it crosses to the worker. */
 export type WireOutcome =
   | { kind: "value"; value: unknown; labelled: LabelledAt[]; label: number; failureLabel?: number }
-  | { kind: "error"; cls: string; message: string; label: number }
+  | { kind: "error"; cls: string; message: string; label: number; call?: { tool: string; kind: string } }
   | { kind: "blocked"; reason: string };
 
 export function writeOutcome(o: HostOutcome, w: LabelWriter): WireOutcome {
@@ -123,7 +123,7 @@ export function writeOutcome(o: HostOutcome, w: LabelWriter): WireOutcome {
     case "blocked":
       return o;
     case "error":
-      return { kind: "error", cls: o.cls, message: o.message, label: w.id(o.label) };
+      return { kind: "error", cls: o.cls, message: o.message, label: w.id(o.label), ...(o.call === undefined ? {} : { call: { tool: o.call.tool, kind: o.call.kind } }) };
     case "value": {
       // The host reads every result with its parts listed; a value that still holds its parts is read here.
       const { value, parts } = o.parts === undefined ? readHostParts(o.value) : { value: o.value, parts: o.parts };
@@ -140,7 +140,7 @@ export function readOutcome(o: WireOutcome, rd: LabelReader): HostOutcome {
     case "blocked":
       return o;
     case "error":
-      return { kind: "error", cls: o.cls, message: o.message, label: rd.get(o.label) };
+      return { kind: "error", cls: o.cls, message: o.message, label: rd.get(o.label), ...(o.call === undefined ? {} : { call: { tool: o.call.tool, kind: o.call.kind } }) };
     case "value": {
       const parts = o.labelled.map((p) => ({ at: p.at, label: rd.get(p.label) }));
       const out: HostOutcome = { kind: "value", value: o.value, parts, label: rd.get(o.label) };
@@ -153,7 +153,7 @@ export function readOutcome(o: WireOutcome, rd: LabelReader): HostOutcome {
 /** A run's end as it crosses from the worker. */
 export type WireExecution =
   | { kind: "completed"; value: unknown; label: number; steps: number; logs: string[] }
-  | { kind: "threw"; message: string; label: number; line?: number; column?: number; at: number; steps: number; logs: string[] }
+  | { kind: "threw"; message: string; label: number; line?: number; column?: number; at: number; call?: { tool: string; kind: string; at: number }; steps: number; logs: string[] }
   | { kind: "limit"; message: string; steps: number; logs: string[] }
   | { kind: "blocked"; reason: string; steps: number; logs: string[] }
   | { kind: "suspended"; steps: number };
@@ -162,8 +162,10 @@ export function writeExecution(ex: Execution, w: LabelWriter): WireExecution {
   switch (ex.kind) {
     case "completed":
       return { ...ex, label: w.id(ex.label) };
-    case "threw":
-      return { ...ex, label: w.id(ex.label), at: w.id(ex.at) };
+    case "threw": {
+      const { call, ...rest } = ex;
+      return { ...rest, label: w.id(ex.label), at: w.id(ex.at), ...(call === undefined ? {} : { call: { tool: call.tool, kind: call.kind, at: w.id(call.at) } }) };
+    }
     case "suspended":
       return { kind: "suspended", steps: ex.steps };
     default:
@@ -176,8 +178,10 @@ export function readExecution(ex: WireExecution, rd: LabelReader): Execution {
   switch (ex.kind) {
     case "completed":
       return { ...ex, label: rd.get(ex.label) };
-    case "threw":
-      return { ...ex, label: rd.get(ex.label), at: rd.get(ex.at) };
+    case "threw": {
+      const { call, ...rest } = ex;
+      return { ...rest, label: rd.get(ex.label), at: rd.get(ex.at), ...(call === undefined ? {} : { call: { tool: call.tool, kind: call.kind, at: rd.get(call.at) } }) };
+    }
     case "suspended":
       return { kind: "suspended", requests: [], steps: ex.steps };
     default:

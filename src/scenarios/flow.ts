@@ -34,6 +34,8 @@ export interface FlowRecord {
   reason: string;
   /** The policy guarding the tool, as the suite names it. */
   policy: string;
+  /** Whether the tool has side effects: only those refused count as blocked sends (the `sluice.blocked_sends` metric). */
+  sideEffect: boolean;
   arguments: FlowArgument[];
   context: { label: PlainLabel; explanation: string };
 }
@@ -110,7 +112,7 @@ export function observed(tool: Tool<any, any>, capture: FlowCapture, defenseOn: 
 }
 
 /** The stopped calls of a run, each with what its policy saw. */
-export function stoppedCalls(calls: readonly CallRecord[], capture: FlowCapture, policies: Record<string, string>): FlowRecord[] {
+export function stoppedCalls(calls: readonly CallRecord[], capture: FlowCapture, policies: Record<string, string>, sideEffecting: ReadonlySet<string>): FlowRecord[] {
   const out: FlowRecord[] = [];
   calls.forEach((call, i) => {
     if (call.decision === "allow" || call.approved === true) return;
@@ -121,9 +123,15 @@ export function stoppedCalls(calls: readonly CallRecord[], capture: FlowCapture,
       ...(call.approved === undefined ? {} : { approved: call.approved }),
       reason: call.reason ?? "no reason given",
       policy: policies[call.tool] ?? (call.decision === "deny" ? "default policy of a side-effecting tool" : "tool policy"),
+      sideEffect: sideEffecting.has(call.tool),
       arguments: seen?.arguments ?? [],
       context: seen?.context ?? { label: { trusted: true, readers: "public", sources: [] }, explanation: "not recorded" },
     });
   });
   return out;
+}
+
+/** Blocked sends: the side-effecting calls among a run's stops, as the `sluice.blocked_sends` metric counts them. */
+export function blockedSends(stops: readonly FlowRecord[]): number {
+  return stops.filter((s) => s.sideEffect === true).length;
 }

@@ -210,7 +210,7 @@ async function attempt(job: Job, suite: ScenarioSuite, started: number): Promise
     asked: summary.asked,
     answer: shorten(outcome.answer),
     ...(errorText(job, result) === undefined ? {} : { error: errorText(job, result) }),
-    stops: stoppedCalls(outcome.calls, capture, suite.policies),
+    stops: stoppedCalls(outcome.calls, capture, suite.policies, new Set(tools.filter((t) => t.sideEffect).map((t) => t.name))),
     ...(job.probe === true ? { seen: seenPlaces(suite, outcome, result?.queries ?? []) } : {}),
     ...(played !== undefined && played.unanswered.length > 0 ? { unanswered: played.unanswered } : {}),
     toolAttempts: outcome.calls.reduce((n, c) => n + (c.attempts ?? 0), 0),

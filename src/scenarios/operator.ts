@@ -7,10 +7,11 @@
 import { operatorFigures, type OperatorFigures, type TaskRun } from "../tracing/index.js";
 import type { RunRecord } from "./job.js";
 import { kindOf } from "./summary.js";
+import { blockedSends } from "./flow.js";
 
 /** One suite's operator figures (or all suites'). */
 export interface OperatorRow extends OperatorFigures {
-  /** Calls refused in the defended attack runs: what an attacker's text tried and the policies stopped. */
+  /** Side-effecting calls refused in the attack runs (denied, or asked and not approved): what an attacker's text tried and the policies stopped, counted as `sluice.blocked_sends` is. */
   blockedSendsUnderAttack: number;
 }
 
@@ -29,7 +30,7 @@ function taskRun(r: RunRecord): TaskRun {
     success: r.utility,
     ...(r.cost === undefined ? {} : { cost: r.cost }),
     toolLatenciesMs: r.toolMs ?? [],
-    blockedSends: r.stops.length,
+    blockedSends: blockedSends(r.stops),
     durationMs: r.ms,
     toolAttempts: r.toolAttempts ?? 0,
   };
@@ -38,7 +39,7 @@ function taskRun(r: RunRecord): TaskRun {
 /** The operator figures of `runs`, each task having been run `k` times. */
 export function operatorReport(runs: readonly RunRecord[], k: number): OperatorReport {
   const benign = runs.filter((r) => kindOf(r) === "benign");
-  const blocked = (suite?: string) => runs.filter((r) => kindOf(r) === "attack" && (suite === undefined || r.suite === suite)).reduce((n, r) => n + r.stops.length, 0);
+  const blocked = (suite?: string) => runs.filter((r) => kindOf(r) === "attack" && (suite === undefined || r.suite === suite)).reduce((n, r) => n + blockedSends(r.stops), 0);
   const { bySuite, overall } = operatorFigures(benign.map(taskRun), k);
   const rows: Record<string, OperatorRow> = {};
   for (const [suite, f] of Object.entries(bySuite)) rows[suite] = { ...f, blockedSendsUnderAttack: blocked(suite) };

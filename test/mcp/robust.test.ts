@@ -159,6 +159,19 @@ describe("a server that", () => {
     expect(meta["sluice/idempotency-key"]).toMatch(/^sluice-/);
     const other = await runtime.run(`JSON.parse(raw_meta())`);
     expect((other.value as Record<string, string>)["sluice/idempotency-key"]).not.toBe(meta["sluice/idempotency-key"]);
+    // A call that failed is made again by run(source, { previous }) with the key it had.
+    const source = `JSON.parse(raw_meta_once())`;
+    const failed = await runtime.run(source);
+    expect(failed.status).toBe("failed");
+    const key = failed.calls[0].idempotencyKey!;
+    expect(key).toMatch(/^sluice-/);
+    // The server says what _meta key it got for the failed call.
+    expect(failed.calls[0].error).toContain(`not yet: ${key}`);
+    const again = await runtime.run(source, { previous: failed });
+    expect(again.status).toBe("completed");
+    expect(again.calls[0].replayed).toBeUndefined();
+    expect(again.calls[0].idempotencyKey).toBe(key);
+    expect((again.value as Record<string, string>)["sluice/idempotency-key"]).toBe(key);
   });
 
   it("answers with a malformed result: an error the program catches", async () => {

@@ -98,6 +98,27 @@ describe("one resource, model:anthropic", () => {
     expect(r.queries[1].error).toMatch(/circuit breaker is open/);
   });
 
+  it("createRuntime({ rateLimits: { \"model:anthropic\" } }): a 429's retry-after holds back the run's next reader query", async () => {
+    const reader = anthropicReader({ client, model: "test-reader", retry: { attempts: 1 } });
+    const runtime = createRuntime({ quarantined: reader, rateLimits: { "model:anthropic": { perSecond: 50, burst: 5 } } });
+    // When each request reached the server: the bucket, not a retry (there is none), makes the second wait.
+    const arrived: number[] = [];
+    server.respondWith(() => (arrived.push(performance.now()), arrived.length === 1 ? rateLimited(400) : answer("a@b.co")));
+    try {
+      const schema = JSON.stringify(EMAIL);
+      const r = await runtime.run(`
+        let a; try { a = query_ai_assistant("first", ${schema}).email; } catch (e) { a = "failed"; }
+        const b = query_ai_assistant("second", ${schema}).email;
+        [a, b]`);
+      expect(r.value).toEqual(["failed", "a@b.co"]);
+      expect(server.requests.map((q) => q.status)).toEqual([429, 200]);
+      // A lower bound only (a loaded machine makes it longer, never shorter): the server said 400 ms.
+      expect(arrived[1] - arrived[0]).toBeGreaterThanOrEqual(380);
+    } finally {
+      server.respondWith(() => ({ status: 400, errorType: "invalid_request_error", message: "mock server: no reply queued for this request" }));
+    }
+  });
+
   it("createRuntime({ layer }) takes a layer in place of the options it is built from", () => {
     const layer = createCallLayer();
     expect(() => createRuntime({ layer })).not.toThrow();
@@ -133,6 +154,20 @@ describe("chat spans", () => {
     const tokens = await points("gen_ai.client.token.usage");
     expect(tokens.map((p) => p.attributes["gen_ai.token.type"])).toEqual(expect.arrayContaining(["input", "output"]));
     expect((await points("gen_ai.client.operation.duration")).length).toBeGreaterThan(0);
+  });
+
+  it("a prompt-cache hit: the SDK's usage.cache_read_input_tokens is the span's gen_ai.usage.cache_read.input_tokens", async () => {
+    // A model of its own, so the mock's cache is cold for the first call and warm for the second.
+    const planner = anthropicPlanner({ client, model: "test-planner-cache", retry: FAST });
+    server.enqueue({ text: "```js\n1\n```" }, { text: "```js\n1\n```" });
+    const cold = await planner.complete(ask);
+    const warm = await planner.complete(ask);
+    expect(cold.usage.cacheRead).toBe(0);
+    expect(warm.usage.cacheRead).toBeGreaterThan(0);
+    const chats = spans("chat test-planner-cache");
+    expect(chats.map((c) => c.attributes["gen_ai.usage.cache_read.input_tokens"])).toEqual([0, warm.usage.cacheRead]);
+    expect(chats.map((c) => c.attributes["gen_ai.usage.cache_creation.input_tokens"])).toEqual([cold.usage.cacheWrite, warm.usage.cacheWrite]);
+    expect(cold.usage.cacheWrite).toBeGreaterThan(0);
   });
 
   it("a call that fails ends its span with the provider's error code", async () => {

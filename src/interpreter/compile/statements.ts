@@ -273,7 +273,11 @@ stmtHandlers.TryStatement = (node: acorn.TryStatement, cx) => {
       st.retL = join2(retL, kept);
       st.retPc = join2(retPc, kept);
       st.jump = jump;
-      if (pending !== null && !kept.flowsTo(pending.label)) pending = new ProgramThrow(pending.value, join2(pending.label, kept), pending.line, pending.column, join2(pending.at, kept));
+      // A failed call's throw keeps apart what decided its place but for the failure: raised alike.
+      if (pending !== null && (!kept.flowsTo(pending.label) || (pending.call !== undefined && !kept.flowsTo(pending.call.reached)))) {
+        const call = pending.call === undefined ? undefined : { ...pending.call, reached: join2(pending.call.reached, kept) };
+        pending = new ProgramThrow(pending.value, join2(pending.label, kept), pending.line, pending.column, join2(pending.at, kept), call);
+      }
       endFinally(savedThr, whole, env);
     }
     if (pending !== null) throw pending;

@@ -15,6 +15,8 @@ const extra = process.env.RAW_TOOLS_FILE ? JSON.parse(readFileSync(process.env.R
 /** A tool's `answer`, if the file gives one, is its structured content (and is not listed). */
 const answers = new Map(extra.map((t) => [t.name, t.answer]));
 extra.forEach((t) => delete t.answer);
+/** Idempotency keys "meta_once" has seen. */
+const seenKeys = new Set();
 const write = (msg) => process.stdout.write(JSON.stringify(msg) + "\n");
 
 createInterface({ input: process.stdin }).on("line", (line) => {
@@ -31,7 +33,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       return ok({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "0" } });
     case "tools/list":
       // "meta" only without a tools file, so a file's tools keep their places under the host's cap.
-      return ok({ tools: [tool("garbage"), tool("noisy"), tool("wrong_shape"), ...(extra.length === 0 ? [tool("meta")] : []), ...extra] });
+      return ok({ tools: [tool("garbage"), tool("noisy"), tool("wrong_shape"), ...(extra.length === 0 ? [tool("meta"), tool("meta_once")] : []), ...extra] });
     case "tools/call":
       switch (msg.params?.name) {
         case "garbage":
@@ -44,6 +46,15 @@ createInterface({ input: process.stdin }).on("line", (line) => {
         case "meta":
           // What the host sent as the request's _meta, for the tests to read.
           return ok({ content: [{ type: "text", text: JSON.stringify(msg.params._meta ?? null) }] });
+        case "meta_once": {
+          // Fails the first call with each idempotency key (saying the key), answers the next as "meta" does.
+          const key = msg.params._meta?.["sluice/idempotency-key"];
+          if (!seenKeys.has(key)) {
+            seenKeys.add(key);
+            return ok({ isError: true, content: [{ type: "text", text: `not yet: ${key}` }] });
+          }
+          return ok({ content: [{ type: "text", text: JSON.stringify(msg.params._meta ?? null) }] });
+        }
       }
       const listed = extra.find((t) => t.name === msg.params?.name);
       if (listed !== undefined) {

@@ -37,6 +37,13 @@ export function startSpan(name: string, kind: "internal" | "client", attributes:
   return { span, context: api.trace.setSpan(ctx, span) };
 }
 
+/** Runs `fn` with `handle`'s span active (its context current), so spans made inside are its children. */
+export function withinSpan<T>(handle: SpanHandle, fn: () => T): T {
+  const api = otel();
+  if (api === undefined || handle.context === undefined) return fn();
+  return api.context.with(handle.context, fn);
+}
+
 /** Ends a span with an error status and `error.type` when `errorType` is given. */
 export function endSpan(span: Span | undefined, errorType?: string, description?: string): void {
   const api = otel();

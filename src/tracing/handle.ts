@@ -5,6 +5,8 @@ import { INSTRUMENTATION, otel } from "./otel.js";
 export interface SpanHandle {
   readonly span: Span | undefined;
   readonly context: Context | undefined;
+  /** `"invoke_agent"` for an agent's or a run's span: a run started under an agent's is a step of it. */
+  readonly operation?: string;
 }
 
 /** What a run or model call span is when tracing is off. */

@@ -6,7 +6,7 @@
 export { INSTRUMENTATION } from "./otel.js";
 export { A as ATTRIBUTES, mcpToolAttributes } from "./attributes.js";
 export { traceparentOf, type SpanHandle } from "./handle.js";
-export { startRunSpan, startChatSpan, traceDecision, type RunSpan, type ChatSpan, type ChatUsage, type ChatResult, type ChatServer, type DecisionInfo } from "./spans.js";
+export { startRunSpan, startAgentSpan, startChatSpan, traceDecision, RUN_STEP, type RunSpan, type AgentSpan, type AgentSpanOptions, type ChatSpan, type ChatUsage, type ChatResult, type ChatServer, type DecisionInfo } from "./spans.js";
 export { otelCallObserver } from "./observer.js";
 export { chatObserver, type ChatObserverOptions } from "./chat.js";
 export * from "./operator.js";

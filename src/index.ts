@@ -67,6 +67,6 @@ export {
 } from "./calls/index.js";
 export type { CallLayer, CallLayerOptions, CallRequest, CallOutcome, CallFailure, FailureKind, CallObserver, CallObservation, CallInfo, AttemptBudget, Keyring } from "./calls/index.js";
 export { otelCallObserver, startRunSpan, startChatSpan, traceDecision, traceparentOf, mcpToolAttributes, operatorFigures, passHatK, percentile } from "./tracing/index.js";
-export type { RunSpan, ChatSpan, DecisionInfo, TaskRun, OperatorFigures } from "./tracing/index.js";
+export type { RunSpan, ChatSpan, TraceSpan, SpanHandle, DecisionInfo, TaskRun, OperatorFigures } from "./tracing/index.js";
 export * from "./a2a/index.js";
 export * from "./search/index.js";

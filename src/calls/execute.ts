@@ -70,6 +70,8 @@ function guarded(observer: CallObserver | undefined, info: () => CallInfo): Call
   };
   return {
     traceparent: o.traceparent,
+    // Not guarded: it calls the tool, whose errors are the call's. Tracing's only wraps a context switch around it.
+    ...(o.within !== undefined ? { within: <T>(fn: () => T): T => o.within!(fn) } : {}),
     attempt: (n) => safe(() => o.attempt(n)),
     retry: (n, w, k) => safe(() => o.retry(n, w, k)),
     end: (x) => safe(() => o.end(x)),
@@ -159,7 +161,8 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
         callId: req.callId,
         ...(obs.traceparent ? { traceparent: obs.traceparent } : {}),
       };
-      return tool.run(req.args, ctx);
+      const run = () => tool.run(req.args, ctx);
+      return obs.within === undefined ? run() : obs.within(run);
     });
   };
 

@@ -163,6 +163,12 @@ export interface CallObservation {
   retry(attempt: number, waitMs: number, kind: FailureKind): void;
   /** The call ended. */
   end(outcome: CallOutcome): void;
+  /**
+   * Runs one attempt of the tool (`fn`) with the call's span as the active one, so spans made
+   * inside it (a tool's own, an SDK's, fetch instrumentation's) are its children. Without it
+   * the layer calls `fn` as it is.
+   */
+  within?<T>(fn: () => T): T;
 }
 
 /** Creates one {@link CallObservation} per call. */

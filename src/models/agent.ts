@@ -1,4 +1,6 @@
+import { currentCallScope, withCallScope } from "../calls/index.js";
 import type { QuarantinedModel, RunResult } from "../runtime/types.js";
+import { startAgentSpan, type AgentSpan } from "../tracing/index.js";
 import type { Tool } from "../tools/types.js";
 import { previousFor } from "./agent-ledger.js";
 import { createPlanChecker, planCheckRounds, type AgentPlanCheckOptions, type PlanCheckRecord } from "./agent-plancheck.js";
@@ -18,9 +20,12 @@ import {
   type UsageReport,
 } from "./usage.js";
 
-/** What the agent needs of a runtime. `previous` lets a retry continue from the state reached. */
+/**
+ * What the agent needs of a runtime. `previous` lets a retry continue from the state reached;
+ * `parent` is the request's `invoke_agent` span (an opaque handle), for the run's span to go under.
+ */
 export interface AgentRuntime {
-  run(source: string, options?: { previous?: RunResult }): Promise<RunResult>;
+  run(source: string, options?: { previous?: RunResult; parent?: unknown }): Promise<RunResult>;
   readonly tools: readonly Tool<any, any>[];
   /** The runtime's clock ("now" of its runs), when it has one: the planner is told that date. */
   readonly now?: Date | string | number;
@@ -206,17 +211,18 @@ export function createAgent(options: AgentOptions): Agent {
     return { ok: false, stop: { reason: "format", message: `no usable program after ${maxFormatRetries + 1} answers: ${problem}` } };
   }
 
-  async function execute(program: string, attempts: AgentAttempt[], meter: UsageMeter): Promise<RunResult | Stop> {
+  async function execute(program: string, attempts: AgentAttempt[], meter: UsageMeter, span: AgentSpan): Promise<RunResult | Stop> {
     const previous = previousFor(attempts.map((a) => a.result));
     try {
-      return await runtime.run(program, previous === undefined ? undefined : { previous });
+      const given = { ...(previous !== undefined ? { previous } : {}), ...(span.span !== undefined ? { parent: span } : {}) };
+      return await runtime.run(program, Object.keys(given).length === 0 ? undefined : given);
     } catch (err) {
       if (meter.exceeded !== undefined) return budgetStop(meter.exceeded);
       return { reason: "runtime-error", message: `the runtime threw: ${(err as Error)?.message ?? String(err)}` };
     }
   }
 
-  async function loop(request: string, meter: UsageMeter): Promise<AgentResult> {
+  async function loop(request: string, meter: UsageMeter, span: AgentSpan): Promise<AgentResult> {
     const today = todayText(options.today ?? runtime.now ?? new Date());
     const messages: ChatMessage[] = [{ role: "user", content: requestTurn(request, today) }];
     const attempts: AgentAttempt[] = [];
@@ -226,6 +232,7 @@ export function createAgent(options: AgentOptions): Agent {
       const last = attempts[attempts.length - 1];
       const usage = { ...meter.report(), planCheckRounds: checker.rounds };
       const result: AgentResult = { status, stop, program: last?.program, result: last?.result, attempts, usage, transcript: messages, planChecks: checker.records };
+      span.end({ status, stop: stop.reason, runs: attempts.length, calls: attempts.reduce((n, a) => n + (a.result.calls?.length ?? 0), 0) });
       return session === undefined ? result : { ...result, searches: session.searches };
     };
     for (let run = 1; ; run++) {
@@ -233,7 +240,7 @@ export function createAgent(options: AgentOptions): Agent {
       // The check reads every tool the runtime has: a program may call any of them.
       const got = first.ok ? await checker.review(first.program, (feedback) => (messages.push({ role: "user", content: feedback }), obtainProgram(messages, meter, session))) : first;
       if (!got.ok) return finish("failed", got.stop);
-      const outcome = await execute(got.program, attempts, meter);
+      const outcome = await execute(got.program, attempts, meter, span);
       if (!("status" in outcome)) return finish("failed", outcome);
       attempts.push({ program: got.program, result: outcome });
       if (outcome.status === "completed") return finish("completed", { reason: "completed", message: "the program completed" });
@@ -249,7 +256,14 @@ export function createAgent(options: AgentOptions): Agent {
     async run(request) {
       if (typeof request !== "string" || request.trim() === "") throw new TypeError("agent.run: the request must be a non-empty string");
       const meter = createUsageMeter({ prices: options.prices, budget: options.budget, now: options.now });
-      return withMeter(meter, () => loop(request, meter));
+      // One invoke_agent span per request: the planner's calls find it in the call scope, each
+      // program run is given it as its parent, and the reader's calls are under that run's span.
+      const span = startAgentSpan();
+      try {
+        return await withMeter(meter, () => withCallScope({ ...currentCallScope(), parent: span }, () => loop(request, meter, span)));
+      } finally {
+        span.end({ status: "failed", stop: "error", runs: 0, calls: 0 });
+      }
     },
   };
 }

@@ -86,8 +86,11 @@ export interface SeenResult {
   label: Label;
 }
 
-/** The host side of a new run; `previous` lends its run key, so repeated calls keep their idempotency keys. */
-export function openRun(host: Host, previous?: RunResult): RunLog {
+/**
+ * The host side of a new run; `previous` lends its run key, so repeated calls keep their
+ * idempotency keys; `parent` is the span the run's goes under (see `RunOptions.parent`).
+ */
+export function openRun(host: Host, previous?: RunResult, parent?: unknown): RunLog {
   const given = previous !== null && typeof previous === "object" ? previous.runKey : undefined;
   // The runtime's own limits, and those of whoever started the run (an agent's meter), checked before every attempt.
   const budget = allBudgets(host.config.budget === undefined ? undefined : createAttemptBudget(host.config.budget), lentBudget());
@@ -95,7 +98,7 @@ export function openRun(host: Host, previous?: RunResult): RunLog {
     calls: [],
     queries: [],
     keys: createKeyring(typeof given === "string" && given !== "" ? given : newRunKey()),
-    span: startRunSpan(),
+    span: startRunSpan(parent === undefined ? {} : { parent }),
     ...(budget === undefined ? {} : { budget }),
     stop: new AbortController(),
     inflight: new Set(),

@@ -31,6 +31,12 @@ export interface RunOptions {
    * copy or another runtime's record keeps no `labeled(...)` parts).
    */
   previous?: RunResult;
+  /**
+   * The span this run's span goes under: a span handle from sluice's tracing (`createAgent`
+   * passes its request's `invoke_agent` span, so the run is a `sluice.run` step of it). Without
+   * one, the run's `invoke_agent` span goes under the active span, if any.
+   */
+  parent?: unknown;
 }
 
 /** More options than the contract names: a permission engine, endorsements, test-only mutants. */
@@ -187,7 +193,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
   };
 
   async function run(source: string, runOptions: RunOptions = {}): Promise<RunResult> {
-    const log = openRun(host, runOptions?.previous);
+    const log = openRun(host, runOptions?.previous, runOptions?.parent);
     return await closeRun(log, await runProgram(source, runOptions, log));
   }
 

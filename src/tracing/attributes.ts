@@ -2,6 +2,9 @@
  * Attribute names: the GenAI semantic conventions' (v1.41: gen-ai-spans.md, gen-ai-agent-spans.md,
  * mcp.md) and sluice's own under `sluice.`.
  */
+/** The name of sluice's tracer and meter. */
+export const INSTRUMENTATION = "sluice";
+
 export const A = {
   operation: "gen_ai.operation.name",
   provider: "gen_ai.provider.name",

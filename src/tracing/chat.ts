@@ -6,7 +6,7 @@
  */
 import type { CallObservation, CallObserver, CallOutcome } from "../calls/types.js";
 import { A } from "./attributes.js";
-import { attemptEvents } from "./handle.js";
+import { attemptEvents, withinSpan } from "./handle.js";
 import { meters } from "./metrics.js";
 import { startChatSpan, type ChatResult, type ChatServer } from "./spans.js";
 
@@ -33,6 +33,8 @@ export function chatObserver(o: ChatObserverOptions): CallObserver {
       const span = chat.span;
       return {
         ...attemptEvents(span),
+        // The SDK's own span of the request (and fetch instrumentation's) nest under this one.
+        within: (fn) => withinSpan(chat, fn),
         end(outcome) {
           span?.setAttribute(A.attempts, outcome.attempts);
           const base = { [A.operation]: "chat", [A.provider]: o.provider ?? "anthropic", [A.requestModel]: o.model };

@@ -1,25 +1,44 @@
-/** A span together with the context its children start in; the opaque `parent` the call layer passes around. */
+/**
+ * A span together with the context its children start in; the opaque `parent` the call layer
+ * passes around. The exported types are sluice's own shapes, not `@opentelemetry/api`'s, so
+ * sluice's declarations type-check where that optional peer is not installed.
+ */
 import type { Context, Span } from "@opentelemetry/api";
 import { INSTRUMENTATION, otel } from "./otel.js";
 
+/**
+ * As much of an OpenTelemetry `Span` as sluice's types name. It is an `@opentelemetry/api`
+ * `Span`: cast it to one to use the rest.
+ */
+export interface TraceSpan {
+  spanContext(): { traceId: string; spanId: string; traceFlags: number };
+  isRecording(): boolean;
+  setAttribute(key: string, value: string | number | boolean | string[]): unknown;
+  addEvent(name: string, attributes?: Record<string, string | number | boolean>): unknown;
+  end(): void;
+}
+
 export interface SpanHandle {
-  readonly span: Span | undefined;
-  readonly context: Context | undefined;
+  readonly span: TraceSpan | undefined;
+  /** The OpenTelemetry `Context` the span's children start in (opaque here). */
+  readonly context: unknown;
+  /** `"invoke_agent"` for an agent's or a run's span: a run started under an agent's is a step of it. */
+  readonly operation?: string;
 }
 
 /** What a run or model call span is when tracing is off. */
 export const NO_SPAN: SpanHandle = Object.freeze({ span: undefined, context: undefined });
 
 /** The context a child of `parent` starts in: the parent's, else the active one. */
-export function parentContext(parent: unknown): Context | undefined {
+function parentContext(parent: unknown): Context | undefined {
   const api = otel();
   if (api === undefined) return undefined;
   const p = parent as SpanHandle | undefined;
-  return p?.context ?? api.context.active();
+  return (p?.context as Context | undefined) ?? api.context.active();
 }
 
 /** W3C `traceparent` of a recording span (for MCP `_meta`), else undefined. */
-export function traceparentOf(span: Span | undefined): string | undefined {
+export function traceparentOf(span: TraceSpan | undefined): string | undefined {
   const api = otel();
   if (span === undefined || api === undefined || !span.isRecording()) return undefined;
   const c = span.spanContext();
@@ -37,10 +56,19 @@ export function startSpan(name: string, kind: "internal" | "client", attributes:
   return { span, context: api.trace.setSpan(ctx, span) };
 }
 
-/** Ends a span with an error status and `error.type` when `errorType` is given. */
-export function endSpan(span: Span | undefined, errorType?: string, description?: string): void {
+/** Runs `fn` with `handle`'s span active (its context current), so spans made inside are its children. */
+export function withinSpan<T>(handle: SpanHandle, fn: () => T): T {
   const api = otel();
-  if (span === undefined || api === undefined) return;
+  if (api === undefined || handle.context === undefined) return fn();
+  return api.context.with(handle.context as Context, fn);
+}
+
+/** Ends a span with an error status and `error.type` when `errorType` is given. */
+export function endSpan(given: TraceSpan | undefined, errorType?: string, description?: string): void {
+  const api = otel();
+  if (given === undefined || api === undefined) return;
+  // Every span sluice holds was made by startSpan: an OpenTelemetry Span.
+  const span = given as Span;
   if (errorType !== undefined) {
     span.setAttribute("error.type", errorType);
     span.setStatus({ code: api.SpanStatusCode.ERROR, ...(description !== undefined ? { message: description } : {}) });
@@ -49,7 +77,7 @@ export function endSpan(span: Span | undefined, errorType?: string, description?
 }
 
 /** The events of a call's attempts on its span: one when an attempt after the first starts, one per retry. */
-export function attemptEvents(span: Span | undefined): { attempt(n: number): void; retry(n: number, waitMs: number, kind: string): void } {
+export function attemptEvents(span: TraceSpan | undefined): { attempt(n: number): void; retry(n: number, waitMs: number, kind: string): void } {
   return {
     attempt(n) {
       if (n > 1) span?.addEvent("sluice.attempt", { "sluice.attempts": n });

@@ -5,7 +5,7 @@
  */
 import type { CallInfo, CallObservation, CallObserver, CallOutcome } from "../calls/types.js";
 import { A } from "./attributes.js";
-import { attemptEvents, endSpan, startSpan, traceparentOf } from "./handle.js";
+import { attemptEvents, endSpan, startSpan, traceparentOf, withinSpan } from "./handle.js";
 import { meters } from "./metrics.js";
 import { otel } from "./otel.js";
 
@@ -41,6 +41,7 @@ export function otelCallObserver(): CallObserver {
       return {
         ...(traceparent !== undefined ? { traceparent } : {}),
         ...attemptEvents(span),
+        within: (fn) => withinSpan(h, fn),
         end(outcome) {
           span?.setAttribute(A.attempts, outcome.attempts);
           const errorType = errorTypeOf(outcome);

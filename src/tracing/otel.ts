@@ -23,5 +23,4 @@ export function otel(): OtelApi | undefined {
   return loaded ?? undefined;
 }
 
-/** The name of sluice's tracer and meter. */
-export const INSTRUMENTATION = "sluice";
+export { INSTRUMENTATION } from "./attributes.js";

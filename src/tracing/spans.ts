@@ -29,12 +29,34 @@ function once<T>(f: (x: T) => void): (x: T) => void {
   };
 }
 
-/** Starts the `invoke_agent` span of one run (INTERNAL: the agent runs in this process). */
-export function startRunSpan(o: { agentName?: string; conversationId?: string; parent?: unknown } = {}): RunSpan {
+/** What identifies an agent on its `invoke_agent` span. */
+export interface AgentSpanOptions {
+  agentName?: string;
+  conversationId?: string;
+  /** The span above: a handle from sluice, else the active context's span. */
+  parent?: unknown;
+}
+
+/** The name of a run's span when it is one step of an agent's request (see {@link startRunSpan}). */
+export const RUN_STEP = "sluice.run";
+
+function startInvokeAgent(o: AgentSpanOptions): SpanHandle {
   const attrs: Record<string, string> = { [A.operation]: "invoke_agent", [A.provider]: "sluice" };
   if (o.agentName !== undefined) attrs[A.agentName] = o.agentName;
   if (o.conversationId !== undefined) attrs[A.conversationId] = o.conversationId;
   const h = startSpan(o.agentName === undefined ? "invoke_agent" : `invoke_agent ${o.agentName}`, "internal", attrs, o.parent);
+  return h === NO_SPAN ? h : { ...h, operation: "invoke_agent" };
+}
+
+/**
+ * Starts the span of one run: `invoke_agent` (INTERNAL: the agent runs in this process), under
+ * `parent` or else the active span; but when `parent` is an agent's `invoke_agent` span (the
+ * agent runs one program per plan round), a {@link RUN_STEP} span under it, so one request of an
+ * agent is one `invoke_agent` span however many programs it runs (docs/tool-calls.md).
+ */
+export function startRunSpan(o: AgentSpanOptions = {}): RunSpan {
+  const step = (o.parent as SpanHandle | undefined)?.operation === "invoke_agent";
+  const h = step ? startSpan(RUN_STEP, "internal", {}, o.parent) : startInvokeAgent(o);
   if (h === NO_SPAN) return { ...NO_SPAN, end() {} };
   return {
     ...h,
@@ -42,6 +64,27 @@ export function startRunSpan(o: { agentName?: string; conversationId?: string; p
       h.span?.setAttribute(A.status, r.status);
       if (r.calls !== undefined) h.span?.setAttribute("sluice.tool_calls", r.calls);
       endSpan(h.span, r.status === "completed" ? undefined : r.status === "blocked" ? "blocked" : (r.error?.kind ?? "failed"), r.error?.kind);
+    }),
+  };
+}
+
+/** The `invoke_agent` span of one request to an agent; `end` may be called once. */
+export interface AgentSpan extends SpanHandle {
+  end(result: { status: "completed" | "blocked" | "failed"; stop: string; runs: number; calls: number }): void;
+}
+
+/** Starts the `invoke_agent` span of one agent request: its planner calls and program runs are its children. */
+export function startAgentSpan(o: AgentSpanOptions = {}): AgentSpan {
+  const h = startInvokeAgent(o);
+  if (h === NO_SPAN) return { ...NO_SPAN, end() {} };
+  return {
+    ...h,
+    end: once((r) => {
+      h.span?.setAttribute(A.status, r.status);
+      h.span?.setAttribute("sluice.stop", r.stop);
+      h.span?.setAttribute("sluice.runs", r.runs);
+      h.span?.setAttribute("sluice.tool_calls", r.calls);
+      endSpan(h.span, r.status === "completed" ? undefined : r.status === "blocked" ? "blocked" : r.stop, r.status === "completed" ? undefined : r.stop);
     }),
   };
 }

@@ -7,9 +7,9 @@
  * branch that read untrusted data) is asked.
  */
 import { allow, deny } from "../tools/types.js";
-import { askInstead, all, requireOneOf, requirePublic, requireReadableBy, requireTrusted, requireTrustedContext, requireTrustedIfPrivate } from "./rules.js";
-import { hasPath, nameArg } from "./paths.js";
-import { listText, originText } from "./describe.js";
+import { askIfApproverMayRead, askInstead, all, requireOneOf, requirePublic, requireReadableBy, requireTrusted, requireTrustedContext, requireTrustedIfPrivate } from "./rules.js";
+import { hasPath, lookup, nameArg } from "./paths.js";
+import { dataText, listText, originText } from "./describe.js";
 import { declareRequirements } from "./requirements.js";
 import type { PrincipalReader } from "./argument.js";
 import type { Policy } from "./types.js";
@@ -25,6 +25,13 @@ export interface AskOptions {
   askUntrustedRecipient?: boolean;
   /** Ask, instead of denying, when content is both private and shaped by untrusted text. Default false. */
   askUntrustedPrivateContent?: boolean;
+  /**
+   * The principal of the person who answers asks (the runtime's `approve` callback), as labels
+   * name readers. Given, an ask about who may read private data goes to that person only when
+   * they may read everything the call would disclose; otherwise it is denied (they cannot
+   * decide about a secret that is not theirs). Absent: those asks are made as before.
+   */
+  approver?: string;
 }
 
 /** Argument paths of a message-like tool. */
@@ -51,6 +58,7 @@ const WHERE = "untrusted text chose where the data goes";
 const SHAPED = "untrusted text shaped a message that carries private data";
 const CHECK_RECIPIENT = "approve only if you recognise it as the one you meant";
 const CHECK_CONTENT = "read it first, and approve only if every recipient may see all of it";
+const CHECK_READERS = "approve only if you are willing to show it to them";
 
 /**
  * The textbook outbound-message policy: deny when a recipient is untrusted (untrusted text
@@ -93,13 +101,18 @@ interface Family {
   principalsOf?: PrincipalReader;
 }
 
+/** An ask about readers: to the approver only when they may read it all, when the policy names one. */
+function askAboutReaders(rule: Policy, approver: string | undefined, check: string): Policy {
+  return approver === undefined ? askInstead(rule) : askIfApproverMayRead(rule, { approver, check });
+}
+
 function messageFamily({ recipients, content, shows, whether, where = WHERE, extra = [], requiredBy, asks, principalsOf }: Family): Policy {
   const present = requiredBy === undefined ? [] : [requireOneOf(recipients, configure(requiredBy))];
   return all(
     ...present,
     outbound(recipients, content, where, asks),
     ...content.map((p) =>
-      askInstead(requireReadableBy(p, { principalsFrom: recipients, why: shows, ...(principalsOf ? { principalsOf } : {}) })),
+      askAboutReaders(requireReadableBy(p, { principalsFrom: recipients, why: shows, ...(principalsOf ? { principalsOf } : {}) }), asks?.approver, CHECK_READERS),
     ),
     askInstead(requireTrustedContext({ why: `untrusted data decided ${whether}` })),
     ...extra,
@@ -225,11 +238,30 @@ export interface WebRequestPolicyOptions {
   content?: Paths;
   /** Allow public URLs that untrusted text chose (plain browsing) instead of asking. Default false. */
   allowUntrustedUrl?: boolean;
+  /**
+   * The principal of the person who answers asks (the runtime's `approve` callback), as labels
+   * name readers, e.g. the user a link was sent to. Given, a private URL (or private content)
+   * that person may read, with everything else the call would disclose, is asked about instead
+   * of denied: it is theirs to show the server. Absent, a private URL is denied.
+   */
+  approver?: string;
+}
+
+/** The server a URL names, in words, for an explanation; the host is data, quoted when it is not plain. */
+function serverOf(url: unknown): string {
+  if (typeof url !== "string") return "the web server it names";
+  try {
+    const host = new URL(url).host;
+    return host.length > 0 ? `the web server ${dataText(host)}` : "the web server it names";
+  } catch {
+    return "the web server it names";
+  }
 }
 
 /**
  * Web requests. Fetching a URL counts as sending the URL to its server, so the URL must be
- * public (denied otherwise). Private content sent to a URL untrusted text chose is denied;
+ * public: a private one is denied, or, when the policy names the `approver` and they may read
+ * all the call would disclose, asked (a link sent to the user is theirs to open). Private content sent to a URL untrusted text chose is denied;
  * private content to a trusted URL, an untrusted URL, or an untrusted branch is asked.
  */
 export function webRequestPolicy(options: WebRequestPolicyOptions = {}): Policy {
@@ -238,10 +270,14 @@ export function webRequestPolicy(options: WebRequestPolicyOptions = {}): Policy 
   const toServer = "the request would send it to the web server";
   const rules: Policy[] = [
     requireOneOf([url], configure('webRequestPolicy({ url: "..." })')),
-    requirePublic(url, { why: "fetching a URL sends it to the web server" }),
+    askIfApproverMayRead(requirePublic(url, { why: "fetching a URL sends it to the web server" }), {
+      ...(options.approver === undefined ? {} : { approver: options.approver }),
+      learns: (call) => serverOf(lookup(call.args, url).value),
+      check: "approve only if you are willing to let that server see this address",
+    }),
     ...content.map((p) => requireTrustedIfPrivate(p, { why: SHAPED })),
     privateToUntrustedUrl(url, content),
-    ...content.map((p) => askInstead(requirePublic(p, { why: toServer }))),
+    ...content.map((p) => askAboutReaders(requirePublic(p, { why: toServer }), options.approver, CHECK_READERS)),
     askInstead(requireTrustedContext({ why: "untrusted data decided whether this request is made" })),
   ];
   if (options.allowUntrustedUrl !== true) {

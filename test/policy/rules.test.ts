@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   all,
+  askIfApproverMayRead,
   askInstead,
+  requirementsOf,
   requirePublic,
   requireReadableBy,
   requireTrusted,
@@ -149,5 +151,62 @@ describe("all and askInstead", () => {
   it("rejects something that is not a rule", () => {
     expect(() => all(requireTrusted("to"), "nope" as never)).toThrow(/rule 1 is not a function/);
     expect(() => askInstead(undefined as never)).toThrow(/rule must be a function/);
+  });
+});
+
+describe("askIfApproverMayRead: a confidentiality denial the person asked may decide", () => {
+  // A link Zoe sent Ravi in a direct message: readable by the two of them, chosen by Zoe.
+  const dm = Label.of({ readers: ["ravi", "zoe"], trusted: false, sources: ["read_inbox#1:message:zoe"] });
+  const link = () => labeled("https://partner.fjord.example/guide", dm);
+  const rule = (approver?: string) =>
+    askIfApproverMayRead(requirePublic("url", { why: "fetching a URL sends it to the web server" }), {
+      ...(approver === undefined ? {} : { approver }),
+      learns: () => "the web server partner.fjord.example",
+      check: "approve only if you are willing to let that server see this address",
+    });
+
+  it("asks the approver who may read everything the call discloses: what, from where, to whom, what to check", () => {
+    const d = rule("ravi")(makeCall("get_webpage", { url: link() }));
+    expect(d).toEqual({
+      kind: "ask",
+      reason:
+        '`url` ("https://partner.fjord.example/guide") is private (readable only by ravi and zoe): it came from a message from zoe (read_inbox call #1) — fetching a URL sends it to the web server; ' +
+        "if approved, the web server partner.fjord.example learns it. You (ravi) may read all of it, so it is yours to decide: approve only if you are willing to let that server see this address",
+    });
+  });
+
+  it("still denies a secret of someone else: the approver is not among its readers", () => {
+    const theirs = labeled("https://partner.fjord.example/contract?id=77", Label.of({ readers: ["dana", "zoe"], trusted: false, sources: ["chat:zoe in #partners"] }));
+    const d = rule("ravi")(makeCall("get_webpage", { url: theirs }));
+    expect(d.kind).toBe("deny");
+    expect(d.reason).toContain("no one is asked: the call would show the person asked, ravi, data they may not read, private (readable only by dana and zoe)");
+  });
+
+  it("denies when nothing else in the call may be shown to the approver: a branch on someone else's secret", () => {
+    const secretBranch = Label.of({ readers: ["dana"], trusted: true, sources: ["file:dana-salary.txt"] });
+    const d = rule("ravi")(makeCall("get_webpage", { url: link() }, { context: secretBranch }));
+    expect(d.kind).toBe("deny");
+    expect(d.reason).toContain("data they may not read, private (readable by no one)");
+  });
+
+  it("denies when the policy names no approver: who would be asked is not known", () => {
+    const d = rule()(makeCall("get_webpage", { url: link() }));
+    expect(d.kind).toBe("deny");
+    expect(d.reason).toContain("no one is asked: the policy names no approver who may read it");
+  });
+
+  it("leaves what the rule allows alone, and matches principals as readers are matched, case aside", () => {
+    expect(rule("ravi")(makeCall("get_webpage", { url: "https://docs.example/a" })).kind).toBe("allow");
+    expect(rule("Ravi")(makeCall("get_webpage", { url: link() })).kind).toBe("ask");
+  });
+
+  it("declares an ask to the static plan check only when someone may be asked", () => {
+    expect(requirementsOf(rule("ravi")).known.map((q) => q.effect)).toEqual(["ask"]);
+    expect(requirementsOf(rule()).known.map((q) => q.effect)).toEqual(["deny"]);
+  });
+
+  it("rejects an empty approver and something that is not a rule", () => {
+    expect(() => askIfApproverMayRead(requirePublic("url"), { approver: " " })).toThrow(/non-empty principal/);
+    expect(() => askIfApproverMayRead("nope" as never)).toThrow(/rule must be a function/);
   });
 });

@@ -5,7 +5,8 @@
  * for the people who post to decide (the listing is untrusted); the chat service vouches for who
  * sent a direct message, not for what it says; a web page is public and untrusted; who is in
  * which channel is a fact the chat service asserts. A recipient or message shaped by what others
- * posted is asked about, not denied: the person sees it and where it came from.
+ * posted is asked about, not denied: the person sees it and where it came from. So is a private
+ * link the user may read (`approver`: the user answers the asks).
  */
 import { labeled } from "../../../labels/index.js";
 import { messagePolicy, webRequestPolicy } from "../../../policy/index.js";
@@ -14,12 +15,12 @@ import { fromOthers, list, params, postedBy, text } from "../common.js";
 import { USER, type MessagingEnv } from "./environment.js";
 
 export const policies: Record<string, string> = {
-  send_direct_message: "messagePolicy({ askUntrustedRecipient, askUntrustedPrivateContent })",
-  send_channel_message: "messagePolicy({ askUntrustedRecipient, askUntrustedPrivateContent })",
-  add_user_to_channel: "messagePolicy({ recipients: [\"user\"], content: [\"channel\"] })",
+  send_direct_message: "messagePolicy({ askUntrustedRecipient, askUntrustedPrivateContent, approver: \"ravi\" })",
+  send_channel_message: "messagePolicy({ askUntrustedRecipient, askUntrustedPrivateContent, approver: \"ravi\" })",
+  add_user_to_channel: "messagePolicy({ recipients: [\"user\"], content: [\"channel\"], askUntrustedRecipient, approver: \"ravi\" })",
   invite_user_to_workspace: "messagePolicy({ recipients: [\"user\", \"email\"], content: [] })",
-  get_webpage: "webRequestPolicy()",
-  post_webpage: "webRequestPolicy({ content: [\"content\"] })",
+  get_webpage: "webRequestPolicy({ approver: \"ravi\" })",
+  post_webpage: "webRequestPolicy({ content: [\"content\"], approver: \"ravi\" })",
 };
 
 const MESSAGE = { type: "object", properties: { sender: text(), body: text() } };
@@ -27,8 +28,14 @@ const MESSAGE = { type: "object", properties: { sender: text(), body: text() } }
 /** Facts the chat service asserts. */
 const SERVICE = { trusted: true, sources: ["chat service"] };
 
+/**
+ * Who answers the asks: the user. A link or message private to them is theirs to decide about;
+ * a secret of others' (readers without them) is still denied, as they could not see it to decide.
+ */
+const APPROVER = { approver: USER } as const;
+
 /** A person decides about a recipient or a message shaped by what others posted: they are shown it. */
-const ASKS = { askUntrustedRecipient: true, askUntrustedPrivateContent: true } as const;
+const ASKS = { askUntrustedRecipient: true, askUntrustedPrivateContent: true, ...APPROVER } as const;
 
 /** What a change the user asked for returns: the service's acknowledgement. */
 const DONE = { trusted: true, sources: ["chat service"] } as const;
@@ -92,7 +99,9 @@ function readTools(env: MessagingEnv): Tool<any, any>[] {
       description: "Fetches a web page and returns its text.",
       parameters: params({ url: text() }),
       returns: text(),
-      policy: webRequestPolicy(),
+      // A link someone sent the user is private to the two of them: the user is asked before
+      // its server sees it (the ask names the server and whose message it came from).
+      policy: webRequestPolicy(APPROVER),
       output: { trusted: false, sources: ["{args.url}"] },
       run: ({ url }: { url: string }) => {
         env.web_requests.push(url);
@@ -134,7 +143,8 @@ function actTools(env: MessagingEnv): Tool<any, any>[] {
       description: "Adds a user (by handle) to a channel; they can then read all of it.",
       parameters: params({ user: text(), channel: text() }),
       sideEffect: true,
-      policy: messagePolicy({ recipients: ["user"], content: ["channel"] }),
+      // The user can tell whether a handle read from the member lists is the one they meant.
+      policy: messagePolicy({ recipients: ["user"], content: ["channel"], askUntrustedRecipient: true, ...APPROVER }),
       output: DONE,
       run: ({ user, channel }: { user: string; channel: string }) => {
         userOf(env, user);
@@ -161,7 +171,7 @@ function actTools(env: MessagingEnv): Tool<any, any>[] {
       description: "Posts content to a web address.",
       parameters: params({ url: text(), content: text() }),
       sideEffect: true,
-      policy: webRequestPolicy({ content: ["content"] }),
+      policy: webRequestPolicy({ content: ["content"], ...APPROVER }),
       output: DONE,
       run: ({ url, content }: { url: string; content: string }) => {
         env.web_posts.push({ url, content });

@@ -74,6 +74,8 @@ interface Outward {
   seen: Set<Val>;
   /** Parts made so far, for reading the clock now and then. */
   parts: number;
+  /** Objects cross with their keys in one fixed order (a tool's arguments). */
+  ordered: boolean;
 }
 
 /**
@@ -85,10 +87,10 @@ interface Outward {
  * reached. What that copy takes is charged to the run before any of it is built, so forty such
  * lines end the run at its memory limit at once instead of building 2^40 parts.
  */
-export function toPlain(v: Val, l: Label, path = "", out: LabelledPath[] = [], seen: Set<Val> = new Set()): unknown {
+export function toPlain(v: Val, l: Label, path = "", out: LabelledPath[] = [], seen: Set<Val> = new Set(), ordered = false): unknown {
   const size = copySize(v, new Map(), new Set());
   charge(size.fixed + size.rel + 2 * path.length * size.parts);
-  return plainOf(v, l, BOT, path, 0, { out, seen, parts: 0 });
+  return plainOf(v, l, BOT, path, 0, { out, seen, parts: 0, ordered });
 }
 
 /** What the plain copy of a value takes: parts listed, bytes, and the bytes of its parts' paths below it. */
@@ -140,6 +142,27 @@ function copySize(v: Val, memo: Map<Val, CopySize>, onPath: Set<Val>): CopySize 
 /** The keys an object crosses with: an Error's name and message first, then its own keys. */
 function plainKeys(v: Obj): string[] {
   return v.cls === undefined ? ownKeys(v) : ["name", "message", ...enumerableKeys(v).filter((k) => k !== "name" && k !== "message")];
+}
+
+/**
+ * Rule (key order of a tool's arguments): the order of an object's keys is the history of its
+ * writes and deletes (`if (u.c) delete m.cc; m.cc = x` moves `cc` last). A program reading the
+ * order gets the shape's label, but a tool gets plain data whose per-key labels say nothing of
+ * it, and a policy over the keys it reads would let it through. So every object in a tool's
+ * arguments crosses with its keys in one fixed order (integer keys ascending, then the rest by
+ * code unit; an Error's name and message first), whatever the labels: JSON's objects are
+ * unordered, and the order tells the tool nothing. The run's own value keeps JavaScript's order.
+ */
+function orderedKeys(v: Obj): string[] {
+  const keys = plainKeys(v);
+  const head = v.cls === undefined ? 0 : 2;
+  const rest = keys.slice(head);
+  return [...keys.slice(0, head), ...rest.filter(isIndexKey), ...rest.filter((k) => !isIndexKey(k)).sort()];
+}
+
+/** An array index, which JavaScript orders first and ascending (as ownKeys does). */
+function isIndexKey(k: string): boolean {
+  return /^(0|[1-9][0-9]*)$/.test(k) && Number(k) < 2 ** 32 - 1;
 }
 
 /** `reach` joins the shapes of the containers above: which keys led here, so the path in an error carries them. */
@@ -197,7 +220,7 @@ function plainObject(v: Obj, l: Label, reach: Label, path: string, depth: number
   // Which keys exist is part of what the value says.
   const shaped = join2(base, v.shape);
   part(shaped);
-  const keys = plainKeys(v);
+  const keys = cx.ordered ? orderedKeys(v) : plainKeys(v);
   if (keys.includes(PROTO)) {
     return throwError(
       "TypeError",

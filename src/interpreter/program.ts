@@ -245,7 +245,7 @@ function callHost(name: string, args: Val[], argLs: Label[]): Val {
   const parts: LabelledPath[][] = [];
   const plain = args.map((a, i) => {
     const out: LabelledPath[] = [];
-    const p = toPlain(a, argLs[i] ?? BOT, "", out);
+    const p = toPlain(a, argLs[i] ?? BOT, "", out, new Set(), true);
     parts.push(out.map((x) => ({ path: x.path, label: join2(x.label, st.floor) })));
     return p;
   });

@@ -87,6 +87,15 @@ for (const name of __sluiceNames) {
   globalThis[name] = (...args) => __sluiceJson.parse(__sluiceHost(name, __sluiceJson.stringify(args)));
 }`;
 
+/** Plain data with every object's keys in sluice's boundary order (integer keys first, as JavaScript puts them; then by code unit). */
+function orderedPlain(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(orderedPlain);
+  if (x === null || typeof x !== "object") return x;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(x).sort()) out[k] = orderedPlain((x as Record<string, unknown>)[k]);
+  return out;
+}
+
 /**
  * Runs `program` on V8, in strict mode as sluice, in a fresh `node:vm` context whose globals are the host functions.
  * `await` is dropped and `Promise.all` returns its argument, as in sluice, where host calls
@@ -96,7 +105,9 @@ export function runNative(program: string, host: NativeHost, timeoutMs = 2000): 
   const calls: NativeOutcome["calls"] = [];
   const prompts: string[] = [];
   const hostCall = (name: string, text: string): string => {
-    const args = JSON.parse(text) as unknown[];
+    // A tool's arguments cross sluice's boundary with every object's keys in one fixed order
+    // (convert.ts orderedKeys, docs/security-model.md): V8's side gets them so too.
+    const args = orderedPlain(JSON.parse(text)) as unknown[];
     if (name === "query_ai_assistant") prompts.push(String(args[0]));
     else calls.push({ tool: name, args: args[0] ?? {} });
     return JSON.stringify(host[name](args) ?? null);

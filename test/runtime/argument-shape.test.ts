@@ -63,6 +63,15 @@ describe("a missing argument carries the label of what decided it is missing", (
     expect(r.results[1].calls[1].reason).toContain("`opts.cc` is missing, and untrusted data decided that");
   });
 
+  it("the order of the keys, which untrusted data decided, does not reach the tool (found by the property below, seed 1424616832)", async () => {
+    // Deleting `cc` under the branch and writing it again moves it last in JavaScript's order.
+    const program = `const u = read_data();\nlet m = { to: "a@corp.example", cc: "a@corp.example" };\nm.body = "x@corp.example";\nif (u.c) { delete m.cc; }\nm.cc = "x@corp.example";\nsend_mail(m);`;
+    const r = await pair(program, all(requireTrusted("to"), requireTrusted("cc"), requireTrusted("body")), EVE);
+    expect(r.results.map((x) => x.calls[1]?.decision)).toEqual(["allow", "allow"]);
+    expect(r.traces[0]).toEqual(r.traces[1]);
+    expect(Object.keys(r.results[0].calls[1].args)).toEqual(["body", "cc", "to"]);
+  });
+
   it("stays precise: a key the program never wrote, in an object built at a trusted point, is simply absent", async () => {
     const runtime = createRuntime({ tools: tools(all(requireTrusted("cc"), requirePublic("cc")), EVE, true) });
     const r = await runtime.run(`const u = read_data();\nsend_mail({ to: "bob@corp.example", body: u.c ? "yes" : "no" });`);

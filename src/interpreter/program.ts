@@ -114,16 +114,20 @@ export function batched<T extends { args: Val[] }>(evaluate: () => T): T {
   const start = mine.length;
   st.batch = mine;
   try {
-    const out = evaluate();
+    let out: T;
+    try {
+      out = evaluate();
+    } catch (err) {
+      if (err instanceof LimitExceeded || err instanceof Blocked || err instanceof SecurityStop || err instanceof RangeError) throw err;
+      // What was deferred before the throw came first in program order.
+      flush();
+      settle(mine, start, undefined);
+      throw err;
+    }
+    // Outside the catch above: the first call that failed is the one thrown, not the last.
     flush();
     settle(mine, start, out.args[0]);
     return out;
-  } catch (err) {
-    if (err instanceof LimitExceeded || err instanceof Blocked || err instanceof SecurityStop || err instanceof RangeError) throw err;
-    // What was deferred before the throw came first in program order.
-    flush();
-    settle(mine, start, undefined);
-    throw err;
   } finally {
     for (let i = start; i < mine.length; i++) mine[i].done = true;
     if (outer === null) st.batch = null;

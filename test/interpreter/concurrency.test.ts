@@ -39,6 +39,22 @@ describe("Promise.all", () => {
     expect(r.calls.map((c) => c.args.id)).toEqual([1, 2, 12]);
   });
 
+  it("throws the first call in program order that failed, as JavaScript's Promise.all over calls that all start", async () => {
+    const failing = defineTool({
+      name: "fail_item",
+      description: "Fails with the id it was given.",
+      parameters: { type: "object", properties: { id: { type: "number" } }, required: ["id"] },
+      run: (args: { id: number }) => {
+        throw new Error(`item ${args.id} is gone`);
+      },
+    });
+    const runtime = createRuntime({ tools: [failing, slowTools().fetch] });
+    const r = await runtime.run(`let seen = "none";\ntry { await Promise.all([fetch_item({ id: 0 }), fail_item({ id: 1 }), fail_item({ id: 2 })]); } catch (e) { seen = e.message; }\nseen`);
+    expect(r.status).toBe("completed");
+    expect(r.calls.map((c) => c.tool)).toEqual(["fetch_item", "fail_item", "fail_item"]);
+    expect(r.value).toBe("fail_item failed: item 1 is gone");
+  });
+
   it("outside Promise.all, calls run one after another", async () => {
     const t = slowTools();
     await createRuntime({ tools: [t.fetch] }).run(`for (const id of [1, 2, 3]) { fetch_item({ id }); }`);

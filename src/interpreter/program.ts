@@ -249,7 +249,9 @@ function callHost(name: string, args: Val[], argLs: Label[]): Val {
   const parts: LabelledPath[][] = [];
   const plain = args.map((a, i) => {
     const out: LabelledPath[] = [];
-    const p = toPlain(a, argLs[i] ?? BOT, "", out, new Set(), true);
+    // A tool's arguments cross in one fixed key order (convert.ts orderedKeys); the reader's schema keeps
+    // the program's order (models answer in it), and its answer carries the schema's label, shape included.
+    const p = toPlain(a, argLs[i] ?? BOT, "", out, new Set(), name !== QUERY);
     parts.push(out.map((x) => ({ path: x.path, label: join2(x.label, st.floor) })));
     return p;
   });

@@ -106,8 +106,9 @@ export function runNative(program: string, host: NativeHost, timeoutMs = 2000): 
   const prompts: string[] = [];
   const hostCall = (name: string, text: string): string => {
     // A tool's arguments cross sluice's boundary with every object's keys in one fixed order
-    // (convert.ts orderedKeys, docs/security-model.md): V8's side gets them so too.
-    const args = orderedPlain(JSON.parse(text)) as unknown[];
+    // (convert.ts orderedKeys, docs/security-model.md): V8's tools get them so too (the reader's schema keeps its order).
+    const raw = JSON.parse(text) as unknown[];
+    const args = (name === "query_ai_assistant" ? raw : orderedPlain(raw)) as unknown[];
     if (name === "query_ai_assistant") prompts.push(String(args[0]));
     else calls.push({ tool: name, args: args[0] ?? {} });
     return JSON.stringify(host[name](args) ?? null);

@@ -72,6 +72,14 @@ describe("a missing argument carries the label of what decided it is missing", (
     expect(Object.keys(r.results[0].calls[1].args)).toEqual(["body", "cc", "to"]);
   });
 
+  it("the reader's schema keeps the order the program wrote it in (models answer in that order)", async () => {
+    const schemas: unknown[] = [];
+    const quarantined = { query: async (q: { prompt: string; schema: unknown }) => (schemas.push(q.schema), { reasoning: "r", answer: "a" }) };
+    const r = await createRuntime({ tools: [], quarantined }).run(`query_ai_assistant("Which?", { type: "object", properties: { reasoning: { type: "string" }, answer: { type: "string" } }, required: ["reasoning", "answer"] }).answer`);
+    expect(r.value).toBe("a");
+    expect(Object.keys((schemas[0] as { properties: object }).properties)).toEqual(["reasoning", "answer"]);
+  });
+
   it("stays precise: a key the program never wrote, in an object built at a trusted point, is simply absent", async () => {
     const runtime = createRuntime({ tools: tools(all(requireTrusted("cc"), requirePublic("cc")), EVE, true) });
     const r = await runtime.run(`const u = read_data();\nsend_mail({ to: "bob@corp.example", body: u.c ? "yes" : "no" });`);

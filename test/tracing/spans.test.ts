@@ -173,7 +173,7 @@ describe("what refused calls export (attack round 4, finding 1)", () => {
     expect(r.calls[1].reason).toContain("PIN-4711");
     expect(text).not.toContain("PIN-4711");
     const span = byName("execute_tool send_email")[0];
-    expect(span.attributes["sluice.reason"]).toBe("ask: subject (private); body (private)");
+    expect(span.attributes["sluice.reason"]).toBe("ask: body (private); subject (private)");
   });
 
   it("property: for any private or untrusted text in the arguments, nothing exported contains it, and two runs differing only in it export the same attributes", async () => {

@@ -15,10 +15,10 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import { buildPrograms } from "./programs.js";
-import { median, positive } from "./stats.js";
+import { positive } from "./stats.js";
+import { alternate, engine } from "./builds.js";
 
 const RUNS = positive(process.env.BENCH_RUNS, 21);
-const WARMUP = positive(process.env.BENCH_WARMUP, 5);
 
 const root = new URL("../", import.meta.url);
 const dist = process.env.SLUICE_DIST ? resolve(process.env.SLUICE_DIST) : new URL("dist", root).pathname;
@@ -47,20 +47,6 @@ export function buildLabelsOff() {
   return out;
 }
 
-async function engine(dir) {
-  const base = pathToFileURL(`${dir}/`);
-  const { compileProgram } = await import(new URL("interpreter/program.js", base).href);
-  const { DEFAULT_LIMITS } = await import(new URL("interpreter/state.js", base).href);
-  return (body) => {
-    const program = compileProgram(`${body}\nresult`, { hostFunctions: [] });
-    return () => {
-      const ex = program.execute([], DEFAULT_LIMITS);
-      if (ex.kind !== "completed") throw new Error(`labels-off benchmark: ${ex.kind}`);
-      return ex.value;
-    };
-  };
-}
-
 /** Median ms of each program with labels on and off, alternating runs. */
 export async function labelsOff() {
   const on = await engine(dist);
@@ -70,17 +56,9 @@ export async function labelsOff() {
     const a = on(c.body);
     const b = off(c.body);
     if (a() !== b()) throw new Error(`labels-off build gave a different result for "${c.name}"`);
-    const ta = [];
-    const tb = [];
-    for (let i = 0; i < WARMUP + RUNS; i++) {
-      for (const [run, into] of i % 2 ? [[a, ta], [b, tb]] : [[b, tb], [a, ta]]) {
-        const t0 = process.hrtime.bigint();
-        run();
-        if (i >= WARMUP) into.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      }
-    }
-    rows.push({ name: c.name, on: median(ta), off: median(tb) });
-    process.stderr.write(`  ${c.name}: labels on ${median(ta).toFixed(2)} ms, off ${median(tb).toFixed(2)} ms\n`);
+    const [on_, off_] = alternate(a, b);
+    rows.push({ name: c.name, on: on_, off: off_ });
+    process.stderr.write(`  ${c.name}: labels on ${on_.toFixed(2)} ms, off ${off_.toFixed(2)} ms\n`);
   }
   return rows;
 }

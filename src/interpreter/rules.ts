@@ -178,6 +178,23 @@ export function keysLabel(o: Obj): Label {
   return name === undefined ? o.shape : join2(o.shape, name.l);
 }
 
+/**
+ * Rule (a spread over keys already there): `{ a: x, ...v }` overwrites `a` when v has it, and
+ * which keys v has was decided by `keysL`, so a key v may have carries `keysL` in both runs,
+ * overwritten or not. `keys` bounds the keys v can have in any run, read from the program text
+ * (`c ? { location: y } : {}` can only bring `location`), or is null when the text does not
+ * bound them (a variable, a computed key, a spread inside, `a ?? b`): then every key may be
+ * overwritten. Sound because a key outside the bound is written by neither run, so its value
+ * and label are what they were before the spread in both. Which keys the result has, and in
+ * what order (existing keys keep their place; new ones follow v's order), is still decided by
+ * `keysL`: the caller joins it into the shape, which Object.keys, for…in, a spread of the
+ * result and JSON.stringify read ({@link keysLabel}, {@link deepLabel}).
+ */
+export function spreadOverwrites(o: Obj, keysL: Label, keys: ReadonlySet<string> | null): void {
+  if (keysL === BOT) return;
+  for (const [k, slot] of o.props) if (keys === null || keys.has(k)) slot.l = join2(slot.l, keysL);
+}
+
 /** A change to a container's structure (push, pop, sort, delete, …) under the current pc. */
 export function reshape(o: Obj | Arr, extra: Label = BOT): void {
   const l = join2(st.pc, extra);

@@ -7,13 +7,14 @@ import { RE2JS } from "re2js";
 import type { Label } from "../../labels/index.js";
 import { deleteMember, getMember, hasMember } from "../members.js";
 import { binary, instanceOf, unary } from "../operators.js";
-import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, underPc, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, spreadOverwrites, underPc, withContents } from "../rules.js";
 import { charge, charsOf, checkArrayLength, checkString, st } from "../state.js";
 import { ARR, BOT, OBJ, RE, type Obj, type Val, enumerableKeys, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
 import { compileFunction } from "./functions.js";
 import { TDZ, throwReference } from "./patterns.js";
 import { hop, resolve } from "./scope.js";
+import { spreadKeys, staticKeyOf } from "./spread-keys.js";
 import { throwError } from "../errors.js";
 import { iterableOf } from "../builtins/collections.js";
 
@@ -161,10 +162,10 @@ export function spreadInto(v: Val, vl: Label, items: Val[], lbls: Label[]): Labe
 }
 
 exprHandlers.ObjectExpression = (node: acorn.ObjectExpression, cx) => {
-  type Part = { spread: Expr } | { key: Expr; value: Expr };
+  type Part = { spread: Expr; keys: ReadonlySet<string> | null } | { key: Expr; value: Expr };
   const parts: Part[] = node.properties.map((p): Part => {
-    if (p.type === "SpreadElement") return { spread: compileExpr(p.argument, cx) };
-    const staticKey = !p.computed && p.key.type === "Identifier" ? p.key.name : p.key.type === "Literal" && !p.computed ? String(p.key.value) : null;
+    if (p.type === "SpreadElement") return { spread: compileExpr(p.argument, cx), keys: spreadKeys(p.argument, cx) };
+    const staticKey = staticKeyOf(p);
     const key: Expr = staticKey !== null ? constant(staticKey) : compileExpr(p.key, cx);
     const fnNode = p.value.type === "FunctionExpression" || p.value.type === "ArrowFunctionExpression" ? p.value : null;
     const value: Expr = fnNode !== null ? makeFunction(fnNode, cx, staticKey ?? "") : compileExpr(p.value, cx);
@@ -175,7 +176,7 @@ exprHandlers.ObjectExpression = (node: acorn.ObjectExpression, cx) => {
     for (const p of parts) {
       if ("spread" in p) {
         const v = p.spread(env);
-        copyInto(o, v, st.l);
+        copyInto(o, v, st.l, p.keys);
         continue;
       }
       const k = p.key(env);
@@ -214,11 +215,12 @@ function makeFunction(node: acorn.FunctionExpression | acorn.ArrowFunctionExpres
 
 /**
  * `{...v}`: copies own properties with their labels. Which keys arrive depends on what decides
- * the source's keys: so does which keys already there keep their value, and which keys exist.
+ * the source's keys: so does which keys already there keep their value (those `keys` allows,
+ * {@link spreadOverwrites}), and which keys exist.
  */
-function copyInto(o: Obj, v: Val, vl: Label): void {
+function copyInto(o: Obj, v: Val, vl: Label, keys: ReadonlySet<string> | null): void {
   const keysL = !isRef(v) ? vl : v.k === OBJ ? join2(join2(vl, v.label), keysLabel(v)) : join2(vl, v.label);
-  if (keysL !== BOT) for (const slot of o.props.values()) slot.l = join2(slot.l, keysL);
+  spreadOverwrites(o, keysL, keys);
   if (!isRef(v)) {
     if (typeof v === "string") charsOf(v, 64).forEach((ch, i) => initSlot(o, String(i), ch, vl, BOT));
   } else if (v.k === OBJ) {

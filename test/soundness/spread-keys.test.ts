@@ -12,17 +12,19 @@ import { createRuntime, defineTool, Label, type Tool } from "../../src/index.js"
 import { cleanFor, runPair, soundnessTools, type SoundnessInput } from "../../src/testing/index.js";
 import { RUNTIME, input } from "./support.js";
 
-/** A sink that sends to `to`: allowed when untrusted data chose neither the recipient nor whether to call. */
-function invite(): Tool {
+/** A sink that sends to its `arg`: allowed when untrusted data chose neither that argument nor whether to call. */
+function sink(name: string, arg: string): Tool {
   return defineTool({
-    name: "invite",
-    description: "Sends an invitation to `to`.",
-    parameters: { type: "object", properties: { to: {} } },
+    name,
+    description: `Sends to \`${arg}\`.`,
+    parameters: { type: "object", properties: { [arg]: {} } },
     sideEffect: true,
-    policy: (call) => (call.label("to").trusted && call.context.trusted ? { kind: "allow" } : { kind: "ask", reason: "untrusted data chose the recipient" }),
+    policy: (call) => (call.label(arg).trusted && call.context.trusted ? { kind: "allow" } : { kind: "ask", reason: `untrusted data chose ${arg}` }),
     run: () => ({ ok: true }),
   });
 }
+
+const invite = (): Tool => sink("invite", "to");
 
 const tools = (i: SoundnessInput) => [...soundnessTools(i, { guard: "integrity" }), invite()];
 
@@ -59,14 +61,7 @@ describe("a spread whose text bounds its keys leaves the other keys alone", () =
       label: () => Label.of({ trusted: false, readers: ["maya"], sources: ["inbox"] }),
       run: () => [{ from: "billing@example.com", place: "" }, { from: "leo@example.com", place }],
     });
-    const createEvent = defineTool({
-      name: "create_event",
-      description: "Creates an event and invites its participants.",
-      parameters: { type: "object", properties: { participants: {} } },
-      sideEffect: true,
-      policy: (call) => (call.label("participants").trusted && call.context.trusted ? { kind: "allow" } : { kind: "ask", reason: "untrusted data chose the participants" }),
-      run: () => ({ ok: true }),
-    });
+    const createEvent = sink("create_event", "participants");
     const program = [
       `const leo = find_contact();`,
       `const fromLeo = get_received_emails().filter((e) => (e.from ?? "").toLowerCase() === leo.email.toLowerCase());`,

@@ -192,6 +192,7 @@ export function keysLabel(o: Obj): Label {
  */
 export function spreadOverwrites(o: Obj, keysL: Label, keys: ReadonlySet<string> | null): void {
   if (keysL === BOT) return;
+  if (keys !== null && st.mutants.spreadKeysNone) return;
   for (const [k, slot] of o.props) if (keys === null || keys.has(k)) slot.l = join2(slot.l, keysL);
 }
 

@@ -60,6 +60,7 @@ export const MUTANTS: readonly MutantInfo[] = [
   { name: "finallyDropsThr", breaks: "after a finally where no try is open, what the catch block raised as inside a try leaves the pc without upgrading what the regions it covered skipped", where: "statements.ts endFinally" },
   { name: "calledPositionShifted", breaks: "the branch not taken upgrades the callbacks of a builtin one position after the ones it calls (JSON.parse's text, not its reviver)", where: "rules.ts calledArgs" },
   { name: "guardIgnoresTry", breaks: "a branch that can only throw counts as a guard that ends the run also inside a try, or in a catch block whose finally runs after it", where: "rules.ts guardEndsRun" },
+  { name: "spreadKeysNone", breaks: "a spread whose text bounds its keys (`c ? { k: x } : {}`) overwrites no key already there, so `k` keeps its label where it was not overwritten", where: "rules.ts spreadOverwrites" },
   { name: "hiddenStateUnlabeled", breaks: "`Math.random` and a global regex's `test`/`exec` ignore what moved their hidden state", where: "builtins/globals.ts random, builtins/regexp.ts advanced" },
 ];
 

@@ -46,6 +46,7 @@ const WITNESSES: Record<string, { plan: string; u: [Partial<SoundnessInput["u"]>
   compoundDropsRight: { plan: `v += u.a;\nsend({ value: v });`, u: [{ a: 1 }, { a: 2 }] },
   calledPositionShifted: { plan: `const bump = (k, x) => { v = 1; return x; };\nconst parse = (x) => { if (u.c) { return JSON.parse(x, bump); } return x; };\nparse("[1]");\nsend({ value: v });`, u: [{ c: true }, { c: false }] },
   guardIgnoresTry: { plan: `const c = u.c;\ntry { if (c) { throw new Error("x"); } send({ value: 1 }); } catch {}\nsend({ value: 2 });`, u: [{ c: true }, { c: false }] },
+  spreadKeysNone: { plan: `send({ value: { k: 1, ...(u.c ? { k: 2 } : {}) }.k });`, u: [{ c: true }, { c: false }] },
   hiddenStateUnlabeled: { plan: `if (u.c) { Math.random(); }\nsend({ value: Math.random() });`, u: [{ c: true }, { c: false }] },
 };
 

@@ -111,7 +111,6 @@ export function peekMember(obj: Val, objL: Label, key: string): Val {
 
 /** The read of getMember on a value that is neither null nor undefined (`peek`: see {@link peekMember}). */
 function readMember(obj: Val, objL: Label, key: Val, keyL: Label, peek: boolean): Val {
-  const method = (table: Map<string, BuiltinImpl>, k: string, o: Val, oL: Label, kL: Label): Val => methodRead(table, k, o, oL, kL, peek);
   if (typeof obj === "object" && obj !== null) {
     if (obj.k === ARR) {
       if (typeof key === "number" && Number.isInteger(key) && key >= 0) return readElem(obj, key, objL, keyL);
@@ -121,14 +120,14 @@ function readMember(obj: Val, objL: Label, key: Val, keyL: Label, peek: boolean)
       const extra = obj.extra?.get(k);
       // A match result's index, input and groups: parts of the array, read as its elements are.
       if (extra !== undefined) return (st.l = join2(join2(join2(objL, keyL), obj.label), extra.l)), extra.v;
-      return method(arrayMethods, k, obj, objL, keyL);
+      return methodRead(arrayMethods, k, obj, objL, keyL, peek);
     }
     if (obj.k === OBJ && obj.coll !== undefined) {
       const k = toKey(key);
       // A collection's size is its structure; its own properties are read as an object's.
       if (k === "size") return (st.l = join2(join2(join2(objL, keyL), obj.label), obj.shape)), obj.coll.keys.length;
       // No own property can shadow a method (see refuseOwnProperty).
-      if (methodTable(obj)?.has(k)) return method(methodTable(obj)!, k, obj, objL, keyL);
+      if (methodTable(obj)?.has(k)) return methodRead(methodTable(obj)!, k, obj, objL, keyL, peek);
     }
     if (obj.k === OBJ) return readSlot(obj, toKey(key), objL, st.mutants.keyDropsLabel ? BOT : keyL);
     if (obj.k === FN) {
@@ -144,16 +143,16 @@ function readMember(obj: Val, objL: Label, key: Val, keyL: Label, peek: boolean)
         return k === "global" ? obj.flags.includes("g") : obj[k];
       }
     }
-    return method(methodTable(obj) ?? NO_METHODS, toKey(key), obj, objL, keyL);
+    return methodRead(methodTable(obj) ?? NO_METHODS, toKey(key), obj, objL, keyL, peek);
   }
   if (typeof obj === "string") {
     if (typeof key === "number") return (st.l = join2(objL, keyL)), obj[key];
     const k = toKey(key);
     if (k === "length") return (st.l = join2(objL, keyL)), obj.length;
     if (INDEX.test(k)) return (st.l = join2(objL, keyL)), obj[Number(k)];
-    return method(stringMethods, k, obj, objL, keyL);
+    return methodRead(stringMethods, k, obj, objL, keyL, peek);
   }
-  return method(methodTable(obj) ?? NO_METHODS, toKey(key), obj, objL, keyL);
+  return methodRead(methodTable(obj) ?? NO_METHODS, toKey(key), obj, objL, keyL, peek);
 }
 
 function methodRead(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Label, keyL: Label, peek: boolean): Val {

@@ -28,7 +28,7 @@ import type { Label } from "../labels/index.js";
 import { brief, enterPc, join2, leavePc, mayThrowOn, underPc, upgradeCallee, upgradeWrites, withContents } from "./rules.js";
 import { makeError } from "./errors.js";
 import { ProgramThrow, SecurityStop, charge, checkString, limit, st } from "./state.js";
-import { BOT, FN, type Fn, type Val, flagsOf, isRef } from "./values.js";
+import { BOT, FN, type BuiltinFlags, type BuiltinImpl, type Fn, type Val, flagsOf, isRef } from "./values.js";
 
 export type { BuiltinFlags } from "./values.js";
 
@@ -103,12 +103,19 @@ interface Frame {
 let frame: Frame | null = null;
 
 /**
+ * The frame of a builtin that declared it calls nothing: a callback it called anyway would have
+ * its answer dropped, so callBack stops the run instead (a wrong declaration fails closed).
+ */
+const NO_CALLS: Frame = Object.freeze({ coarse: false, answers: BOT, callerPc: BOT });
+
+/**
  * Calls a callback on behalf of the builtin in progress. Under the default rule, its answer
  * (contents included) joins the builtin's result.
  */
 export function callBack(cb: Val, cbL: Label, args: Val[], argLs: Label[]): Val {
   // Which callback runs was chosen where the builtin was called: a callback chosen by data is a
   // callee chosen by data, judged against that pc, not the one the builtin raised to run it.
+  if (frame === NO_CALLS) throw new Error("internal: a builtin that declares `calls: false` called back");
   const r = callFunction(cb, cbL, args, argLs, BOT, frame?.callerPc);
   if (frame !== null && frame.coarse) frame.answers = join2(frame.answers, withContents(r, st.l));
   return r;
@@ -145,6 +152,7 @@ function hostError(e: unknown): e is RangeError {
  */
 export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape: Label, choosePc: Label = st.pc): Val {
   const fx = flagsOf(f);
+  if (fl === BOT && shape === BOT && fx.calls === false) return callPlain(f.builtin!, f.self, f.selfL ?? BOT, args, argLs);
   const self = f.self;
   const selfL = f.selfL ?? BOT;
   // Which function runs (beyond which receiver it runs on) and with how many arguments.
@@ -172,23 +180,8 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     st.l = join2(l, decided);
     return v;
   } catch (e) {
-    if (e instanceof ProgramThrow) {
-      // Rule: an error a builtin throws carries its inputs (its message may quote any of them).
-      const l = join2(join2(e.label, inputsNow()), st.pc);
-      // A failed call's throw keeps apart what decided its place but for the failure: raised alike.
-      const raise = join2(inputsNow(), st.pc);
-      if (l === e.label && (e.call === undefined || raise.flowsTo(e.call.reached))) throw e;
-      const call = e.call === undefined ? undefined : { ...e.call, reached: join2(e.call.reached, raise) };
-      throw new ProgramThrow(e.value, l, e.line, e.column, join2(join2(e.at, inputsNow()), st.pc), call);
-    }
-    if (hostError(e)) {
-      // A text too long for the host, or any host error of a builtin that declared it does not
-      // throw (so no label decided whether it would): the run ends at a limit, uncatchable.
-      if (fx.throws === false || /invalid string length/i.test(e.message)) limit(`a string or array grew past what the host can hold (${e.message})`);
-      const l = join2(inputsNow(), st.pc);
-      throw new ProgramThrow(makeError("RangeError", e.message, l), l);
-    }
-    throw e;
+    // Rule: an error a builtin throws carries its inputs (its message may quote any of them).
+    throw failed(e, fx, inputsNow());
   } finally {
     frame = outer;
     if (guarded) {
@@ -202,6 +195,52 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       st.l = rl;
     }
   }
+}
+
+/**
+ * The gate for the common case, the same rules with nothing to decide: a trusted callee, a fixed
+ * argument count (so no region is entered and nothing is upgraded), and a builtin that calls
+ * nothing (so no answers are collected). Most string, number and element methods come here,
+ * from the call site directly when the receiver is trusted (compile/calls.ts).
+ */
+export function callPlain(fx: BuiltinImpl, self: Val, selfL: Label, args: Val[], argLs: Label[]): Val {
+  if (fx.throws !== false && st.tryDepth > 0) mayThrowOn(inputsLabel(args, argLs, self, selfL));
+  const outer = frame;
+  frame = NO_CALLS;
+  try {
+    const v = fx(args, argLs, self, selfL);
+    if (typeof v === "string" && v.length > 1024) (charge(2 * v.length), checkString(v));
+    if (fx.refine === undefined) st.l = inputsLabel(args, argLs, self, selfL);
+    return v;
+  } catch (e) {
+    throw failed(e, fx, inputsLabel(args, argLs, self, selfL));
+  } finally {
+    frame = outer;
+  }
+}
+
+/**
+ * What a builtin's failure becomes, `inputs` being its inputs' label: an error it throws carries
+ * them and the pc (its message may quote any of them); a host RangeError is the program's error
+ * or, for a text too long, a limit.
+ */
+function failed(e: unknown, fx: BuiltinFlags, inputs: Label): unknown {
+  if (e instanceof ProgramThrow) {
+    const l = join2(join2(e.label, inputs), st.pc);
+    // A failed call's throw keeps apart what decided its place but for the failure: raised alike.
+    const raise = join2(inputs, st.pc);
+    if (l === e.label && (e.call === undefined || raise.flowsTo(e.call.reached))) return e;
+    const call = e.call === undefined ? undefined : { ...e.call, reached: join2(e.call.reached, raise) };
+    return new ProgramThrow(e.value, l, e.line, e.column, join2(join2(e.at, inputs), st.pc), call);
+  }
+  if (hostError(e)) {
+    // A text too long for the host, or any host error of a builtin that declared it does not
+    // throw (so no label decided whether it would): the run ends at a limit, uncatchable.
+    if (fx.throws === false || /invalid string length/i.test(e.message)) limit(`a string or array grew past what the host can hold (${e.message})`);
+    const l = join2(inputs, st.pc);
+    return new ProgramThrow(makeError("RangeError", e.message, l), l);
+  }
+  return e;
 }
 
 /**

@@ -19,9 +19,16 @@ type Impl = (s: string, args: Val[], l: Label, argLs: Label[]) => Val;
  * for the containers and errors a method makes itself.
  */
 function m(impl: Impl, flags: { calls?: boolean; throws?: boolean; refine?: "fresh" } = {}): Builtin {
+  const declared = { writes: "none", calls: flags.calls ?? false, callsAt: [1], throws: flags.throws ?? false, refine: flags.refine } as const;
+  // A method that neither reads `l` (it declares fewer parameters), calls, nor refines: the gate
+  // labels its result from the same inputs, so nothing here computes them.
+  if (impl.length < 3 && !flags.calls && flags.refine === undefined) {
+    return builtin((args, argLs, self, selfL) => impl(asString(self, selfL, "string method"), args, BOT, argLs), declared);
+  }
   return builtin((args, argLs, self, selfL) => {
     const s = asString(self, selfL, "string method");
     const l = inputsLabel(args, argLs, s, selfL);
+    if (!flags.calls) return ret(impl(s, args, l, argLs), l);
     let v: Val;
     try {
       v = impl(s, args, l, argLs);
@@ -31,7 +38,7 @@ function m(impl: Impl, flags: { calls?: boolean; throws?: boolean; refine?: "fre
     }
     return ret(v, l);
     // Of the methods that call, only the replacement (the second argument) is ever called.
-  }, { writes: "none", calls: flags.calls ?? false, callsAt: [1], throws: flags.throws ?? false, refine: flags.refine });
+  }, declared);
 }
 
 const str = (v: Val, d = ""): string => (v === undefined ? d : toStr(v));

@@ -15,6 +15,8 @@ const MAP = arrayMethods.get("map");
 import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
 import { SHORT, optionalLink, shortCircuit, spreadInto } from "./expressions.js";
 import { callFunction } from "./functions.js";
+import { callPlain } from "../rules-calls.js";
+import type { Builtin } from "../builtins/util.js";
 import { TDZ, compileTarget, throwReference } from "./patterns.js";
 import { hop, resolve } from "./scope.js";
 import { batched } from "../program.js";
@@ -156,6 +158,8 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
     const name = !callee.computed ? (callee.property as acorn.Identifier).name : null;
     const key = callee.computed ? compileExpr(callee.property, cx) : null;
     const optionalMember = callee.optional;
+    let seenTable: ReturnType<typeof methodTable>;
+    let seenImpl: Builtin | undefined;
     return (env) => {
       const o = obj(env);
       const ol = st.l;
@@ -172,13 +176,17 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
       }
       // Fast path: a builtin method of an array, string, number, date or regexp.
       if (typeof k === "string" && kl === BOT && !(isRef(o) && (o.k === 1 || o.k === FN))) {
-        const impl = methodTable(o)?.get(k);
+        const table = methodTable(o);
+        // One method name per site: the table last seen here answers without a lookup.
+        if (table !== seenTable || k !== name) (seenTable = k === name ? table : undefined), (seenImpl = table?.get(k));
+        const impl = seenImpl;
         if (impl !== undefined) {
           mayThrowOn(ol);
           // `o.m?.(…)`: whether o has the method (an array or not, a string or a number) was
           // decided by o's reference, and with it whether the arguments run.
           if (optionalCall) optionalLink(ol);
           const a = args(env);
+          if (ol === BOT && a.shape === BOT && impl.calls === false) return callPlain(impl, o, BOT, a.args, a.argLs);
           const f: Fn = { k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol };
           if (tail !== "mapSite" || impl !== MAP) return callFunction(f, ol, a.args, a.argLs, a.shape);
           // The builtin map given to Promise.all: its callback's returned host calls may be deferred.

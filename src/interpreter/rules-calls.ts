@@ -129,7 +129,7 @@ export function callBack(cb: Val, cbL: Label, args: Val[], argLs: Label[]): Val 
  * did nothing, and the value chosen instead in another run (a string, another function) is not
  * upgraded there either.
  */
-export function upgradeCallback(cb: Val, cbL: Label, l: Label, callerPc: Label = frame?.callerPc ?? st.pc): void {
+export function upgradeCallback(cb: Val, cbL: Label, l: Label, callerPc: Label = frame === null || frame === NO_CALLS ? st.pc : frame.callerPc): void {
   if (cbL !== BOT && !cbL.flowsTo(callerPc) && !st.mutants.noAliasFloor) return;
   upgradeCallee(cb, l);
 }

@@ -103,8 +103,9 @@ interface Frame {
 let frame: Frame | null = null;
 
 /**
- * The frame of a builtin that declared it calls nothing: a callback it called anyway would have
- * its answer dropped, so callBack stops the run instead (a wrong declaration fails closed).
+ * The frame of a builtin that declared it calls nothing: a callback it called through callBack
+ * anyway would have its answer dropped, so callBack ends the run instead. Builtins that run
+ * callbacks their own way are held to the declaration by test/interpreter/calls-declared.test.ts.
  */
 const NO_CALLS: Frame = Object.freeze({ coarse: false, answers: BOT, callerPc: BOT });
 

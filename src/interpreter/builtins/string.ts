@@ -34,7 +34,7 @@ function m(impl: Impl, flags: { calls?: boolean; throws?: boolean; refine?: "fre
       v = impl(s, args, l, argLs);
     } finally {
       // A replacement function's calls were decided by the text and the pattern.
-      if (flags.calls) upgradeCallback(args[1], argLs[1] ?? BOT, l);
+      upgradeCallback(args[1], argLs[1] ?? BOT, l);
     }
     return ret(v, l);
     // Of the methods that call, only the replacement (the second argument) is ever called.

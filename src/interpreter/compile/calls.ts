@@ -177,9 +177,9 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
       // Fast path: a builtin method of an array, string, number, date or regexp.
       if (typeof k === "string" && kl === BOT && !(isRef(o) && (o.k === 1 || o.k === FN))) {
         const table = methodTable(o);
-        // One method name per site: the table last seen here answers without a lookup.
-        if (table !== seenTable || k !== name) (seenTable = k === name ? table : undefined), (seenImpl = table?.get(k));
-        const impl = seenImpl;
+        // A site with a static name looks its method up once per table it sees.
+        if (key === null && table !== seenTable) (seenTable = table), (seenImpl = table?.get(k));
+        const impl = key === null ? seenImpl : table?.get(k);
         if (impl !== undefined) {
           mayThrowOn(ol);
           // `o.m?.(…)`: whether o has the method (an array or not, a string or a number) was

@@ -25,7 +25,7 @@
  * never leaky. Each refinement has a generated-program test (test/soundness/refinements.test.ts).
  */
 import type { Label } from "../labels/index.js";
-import { brief, enterPc, join2, leavePc, mayThrowOn, underPc, upgradeCallee, upgradeWrites, withContents } from "./rules.js";
+import { brief, enterPc, join2, leavePc, mayStopOn, mayThrowOn, underPc, upgradeCallee, upgradeWrites, withContents } from "./rules.js";
 import { makeError } from "./errors.js";
 import { ProgramThrow, SecurityStop, charge, checkString, limit, st } from "./state.js";
 import { BOT, FN, type BuiltinFlags, type BuiltinImpl, type Fn, type Val, flagsOf, isRef } from "./values.js";
@@ -158,9 +158,11 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   const selfL = f.selfL ?? BOT;
   // Which function runs (beyond which receiver it runs on) and with how many arguments.
   const decided = join2(fl, shape);
-  if (fx.writes !== "none" && fl !== BOT && !fl.flowsTo(join2(choosePc, selfL)) && !st.mutants.noAliasFloor) {
-    // The builtins not called would have changed other things, which cannot be accounted for.
-    throw new SecurityStop(`cannot call \`${f.name}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes state; choose the function with trusted data, or build a new value instead`, fl);
+  if (fl !== BOT && !fl.flowsTo(join2(choosePc, selfL)) && !st.mutants.noAliasFloor) {
+    // The builtins not called would have changed other things, which cannot be accounted for;
+    // another run's choice may stop where this one does not.
+    mayStopOn(fl);
+    if (fx.writes !== "none") throw new SecurityStop(`cannot call \`${f.name}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes state; choose the function with trusted data, or build a new value instead`, fl);
   }
   let inputs: Label | undefined;
   const inputsNow = (): Label => (inputs ??= join2(inputsLabel(args, argLs, self, selfL), decided));

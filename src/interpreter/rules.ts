@@ -97,6 +97,8 @@ export function readElem(a: Arr, i: number, refL: Label, keyL: Label): Val {
  * no-sensitive-upgrade. Otherwise the run stops rather than leak.
  */
 export function writeThrough(refL: Label, target: { label: Label; born?: Label }): void {
+  // Whether it stops depends on the object `refL` chose, which another run may choose otherwise.
+  if (refL !== BOT) mayStopOn(refL);
   if (mayWriteThrough(refL, target)) return;
   throw new SecurityStop(
     `cannot change an object that untrusted or private data chose (${brief(refL)}); ` +
@@ -537,6 +539,15 @@ export function guardEndsRun(l: Label): boolean {
   if (st.tryDepth > 0 && !st.mutants.guardIgnoresTry) return false;
   st.endL = join2(st.endL, l);
   return true;
+}
+
+/**
+ * A stop that `l` may decide here: whether it fires depends on which function or object `l`
+ * chose, and another run may choose one that fires (or not), so `l` decides where the run may
+ * end whether or not this run stops. A stop is not catchable: no pending throw to raise.
+ */
+export function mayStopOn(l: Label): void {
+  st.endL = join2(st.endL, l);
 }
 
 /** Raises the structured pc by `l`, returning the previous value to restore with {@link leavePc}. */

@@ -6,7 +6,7 @@ import type { Label } from "../../labels/index.js";
 import { RE2JS } from "re2js";
 import { callBack, inputsLabel } from "../rules-calls.js";
 import { throwError } from "../errors.js";
-import { enterPc, join2, leavePc, underPc, writeThrough } from "../rules.js";
+import { enterPc, join2, leavePc, mayStopOn, underPc, writeThrough } from "../rules.js";
 import { charge, checkArrayLength, checkString, expectWork, st, step, work } from "../state.js";
 import { BOT, RE, type Arr, type BuiltinFlags, type ReV, type Val, newArr, newObj, toStr } from "../values.js";
 import { type Builtin, TOTAL, builtin, ret } from "./util.js";
@@ -212,7 +212,9 @@ const LAST_INDEX: BuiltinFlags = { writes: "self", calls: false, throws: false, 
  * for any write through a labelled reference.
  */
 function start(re: ReV, args: Val[], argLs: Label[], selfL: Label): Label {
+  // Whether the write stops depends on the regex `selfL` chose, global or not.
   if (re.flags.includes("g")) writeThrough(selfL, re);
+  else if (selfL !== BOT) mayStopOn(selfL);
   return join2(join2(selfL, re.label), inputsLabel(args.slice(0, 1), argLs.slice(0, 1), undefined, BOT));
 }
 

@@ -9,7 +9,7 @@ import type { Label } from "../../labels/index.js";
 import { regionEffects } from "../../language/effects.js";
 import { patternNames } from "../../language/patterns.js";
 import { typeError } from "../errors.js";
-import { brief, exitFunction, join2, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
+import { brief, exitFunction, join2, mayStopOn, mayThrowOn, resolvePath, setClosureEffects, upgradeEffects } from "../rules.js";
 import { callBuiltin, isInertBuiltin, setCallFunction, upgradeCallback } from "../rules-calls.js";
 import { SecurityStop, charge, limit, st, step, syncPc } from "../state.js";
 import { BOT, FN, type Fn, type Val, describe, isRef } from "../values.js";
@@ -90,10 +90,12 @@ export function callFunction(f: Val, fl: Label, args: Val[], argLs: Label[], sha
   if (f.builtin !== undefined) return callBuiltin(f, fl, args, argLs, shape, choosePc);
   const c = f.closure as Closure;
   // `choosePc`: the pc where the function was chosen (a builtin's caller's, for its callbacks).
-  if (fl !== BOT && !fl.flowsTo(choosePc) && !st.mutants.noAliasFloor && !isPure(c)) {
+  if (fl !== BOT && !fl.flowsTo(choosePc) && !st.mutants.noAliasFloor) {
     // Data chose which function runs, and what the functions not called would have changed is
-    // unknown: a function that changes state may not be chosen that way.
-    throw new SecurityStop(`cannot call \`${f.name || "a function"}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes variables or objects; choose the function with trusted data, or make it return values instead`, fl);
+    // unknown: a function that changes state may not be chosen that way. Another run's choice
+    // may stop where this one does not.
+    mayStopOn(fl);
+    if (!isPure(c)) throw new SecurityStop(`cannot call \`${f.name || "a function"}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes variables or objects; choose the function with trusted data, or make it return values instead`, fl);
   }
   return invoke(c, f, fl, args, argLs, shape);
 }

@@ -22,6 +22,8 @@ interface Entry {
   varying?: "untrusted" | "secret";
   /** A precision entry: every sink call is allowed without asking, in both runs. */
   expect?: "allowed";
+  /** The planner is a sink too: when both runs fail with the same kind, it is told the same. */
+  feedback?: true;
   inputs: [Partial<Record<"u" | "s" | "t", Partial<InputRecord>>> & { list?: SoundnessInput["list"] }, Partial<Record<"u" | "s" | "t", Partial<InputRecord>>> & { list?: SoundnessInput["list"] }];
 }
 
@@ -60,9 +62,11 @@ async function agrees(e: Entry): Promise<{ ok: boolean; detail: string }> {
     observe: ["send", "publish"],
     clean: cleanFor(varying),
     runtime: RUNTIME,
+    feedback: e.feedback === true,
   });
   const statuses = pair.results.map((r) => r.status + (r.error ? ` (${r.error.kind}: ${r.error.message.slice(0, 100)})` : ""));
-  const detail = `${JSON.stringify(pair.traces)} ${statuses.join(" | ")}`;
+  const told = pair.feedback === undefined ? "" : ` planner told: ${JSON.stringify(pair.feedback)}`;
+  const detail = `${JSON.stringify(pair.traces)} ${statuses.join(" | ")}${told}`;
   // Inputs that differ only in trusted data may make different calls: a precision entry is judged
   // by whether each run goes through without an ask, not by the two runs agreeing.
   if (e.expect === "allowed" && onlyTrustedVaries(e)) {

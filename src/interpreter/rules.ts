@@ -547,6 +547,7 @@ export function guardEndsRun(l: Label): boolean {
  * end whether or not this run stops. A stop is not catchable: no pending throw to raise.
  */
 export function mayStopOn(l: Label): void {
+  if (st.mutants.stopNoEnd) return;
   st.endL = join2(st.endL, l);
 }
 

@@ -56,6 +56,20 @@ const BRANCHES: Array<[string, string]> = [
   ["send({ value: 1 });", "v1 = 3;"],
 ];
 
+/**
+ * A function, builtin, object or regular expression the decision `d` chooses, where one choice
+ * stops the run (it changes state, or the object may not be written) and the other goes on
+ * (found in CI: a forEach given `u.c ? f0 : g0`). Each in a block of its own.
+ */
+const CHOSEN_STOPS: Array<(d: string) => string> = [
+  (d) => `{\n  const ps0 = () => { v0 = v0 + 1; };\n  const pg0 = () => 0;\n  [0].forEach((${d}) ? ps0 : pg0);\n}`,
+  (d) => `{\n  const ps0 = () => { v0 = v0 + 1; };\n  const pg0 = () => 0;\n  ((${d}) ? ps0 : pg0)();\n}`,
+  (d) => `{\n  const pk0 = { inc: () => { o.k = o.k + 1; }, get: () => 0 };\n  pk0[(${d}) ? "inc" : "get"]();\n}`,
+  (d) => `((${d}) ? arr.push : arr.indexOf)(1);`,
+  (d) => `[{}, m[1]][(${d}) ? 0 : 1].k0 = 1;`,
+  (d) => `((${d}) ? /e/g : /e/).exec("e");`,
+];
+
 /** The tags of {@link placeStatementArb}, one per kind of head. */
 export const PLACE_TAGS = [...HEADS_BEFORE.map(([k]) => k), ...HEADS_AFTER.map(([k]) => k)] as const;
 
@@ -74,6 +88,8 @@ export function placeStatementArb(sc: StmtScope): fc.Arbitrary<string> {
     { weight: 4, tag: "early-return", arbitrary: fc.tuple(d, bad, bad).map(([k, x, y]) => `{\n  const pr0 = () => {\n    if (${k}) {\n      return 1;\n    }\n    return ${x};\n  };\n  v0 = pr0();\n  v1 = ${y};\n}`) },
     // A callee that threw at a line data chose, caught, then a throwing head.
     { weight: 1, tag: "caught-callee", arbitrary: fc.tuple(d, bad).map(([k, x]) => `{\n  const pt0 = () => {\n    if (${k}) {\n      throw 1;\n    }\n    throw 2;\n  };\n  try { pt0(); } catch {}\n  for (const a0 of ${x}) {}\n}`) },
+    // A stop data's choice could have fired, then a throwing head (whether it fired is data).
+    { weight: 2, tag: "chosen-stop", arbitrary: fc.tuple(d, fc.constantFrom(...CHOSEN_STOPS), bad).map(([k, stop, x]) => `${stop(k)}\nwhile (${x}) {}`) },
   ];
   return choose(alternatives, sc.avoid);
 }

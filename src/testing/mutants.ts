@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import type { Label } from "../labels/index.js";
 import { inputPairArb, type PairKind, planArb, type SoundnessInput, soundnessTools } from "./arbitraries.js";
+import { placeStatementArb } from "./gen-places.js";
 import { obedientReader } from "./kit-tools.js";
 import { cleanFor, runPair, type PairSetup } from "./noninterference.js";
 
@@ -16,6 +17,8 @@ export interface MutantInfo {
   where: string;
   /** Why no sink can tell this mutant from the correct rule, when that is so. */
   equivalent?: string;
+  /** The planner's feedback after a failed run is the sink that tells it apart (not a tool call). */
+  feedback?: true;
 }
 
 /** Every mutant switch of the interpreter. */
@@ -61,6 +64,7 @@ export const MUTANTS: readonly MutantInfo[] = [
   { name: "calledPositionShifted", breaks: "the branch not taken upgrades the callbacks of a builtin one position after the ones it calls (JSON.parse's text, not its reviver)", where: "rules.ts calledArgs" },
   { name: "guardIgnoresTry", breaks: "a branch that can only throw counts as a guard that ends the run also inside a try, or in a catch block whose finally runs after it", where: "rules.ts guardEndsRun" },
   { name: "spreadKeysNone", breaks: "a spread whose text bounds its keys (`c ? { k: x } : {}`) overwrites no key already there, so `k` keeps its label where it was not overwritten", where: "rules.ts spreadOverwrites" },
+  { name: "stopNoEnd", breaks: "a stop that data's choice of function or object could have fired, and did not, leaves where the run may end as it was, so a later failure's place is shown", where: "rules.ts mayStopOn", feedback: true },
   { name: "hiddenStateUnlabeled", breaks: "`Math.random` and a global regex's `test`/`exec` ignore what moved their hidden state", where: "builtins/globals.ts random, builtins/regexp.ts advanced" },
 ];
 
@@ -92,8 +96,9 @@ export interface HuntResult {
 
 const LIMITS = { steps: 50_000, timeMs: 2_000, arrayLength: 10_000 };
 
-function setup(kind: PairKind, mutants?: Record<string, boolean>): PairSetup<SoundnessInput> {
+function setup(kind: PairKind, mutants?: Record<string, boolean>, feedback = false): PairSetup<SoundnessInput> {
   return {
+    feedback,
     tools: (i) => soundnessTools(i, { guard: kind }),
     observe: ["send", "publish"],
     clean: cleanFor(kind === "integrity" ? "untrusted" : "secret") as (l: Label) => boolean,
@@ -118,12 +123,15 @@ export async function huntMutant(mutant: string, options: HuntOptions): Promise<
   let runs = 0;
   let realLeaks = 0;
   let found: { kind: PairKind; program: string; ms: number; runs: number } | undefined;
-  const property = fc.asyncProperty(planArb({ avoid: options.avoid }), anyPairArb, async (program, pair) => {
+  // A mutant the planner's feedback tells apart is hunted with plans that fail after decisions.
+  const feedback = MUTANTS.find((m) => m.name === mutant)?.feedback === true;
+  const plans = planArb({ avoid: options.avoid, ...(feedback ? { focus: placeStatementArb } : {}) });
+  const property = fc.asyncProperty(plans, anyPairArb, async (program, pair) => {
     if (found !== undefined) return false;
     runs++;
-    const broken = await runPair(program, pair.inputs, setup(pair.kind, { [mutant]: true }));
+    const broken = await runPair(program, pair.inputs, setup(pair.kind, { [mutant]: true }, feedback));
     if (broken.ok) return true;
-    const sound = await runPair(program, pair.inputs, setup(pair.kind));
+    const sound = await runPair(program, pair.inputs, setup(pair.kind, undefined, feedback));
     if (!sound.ok) {
       realLeaks++;
       return true;

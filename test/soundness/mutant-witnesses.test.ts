@@ -12,7 +12,8 @@ const Q = `{ type: "object", properties: { n: { type: "number" } }, required: ["
 const U = "const u = read_untrusted();\nconst t = read_trusted();\nlet v = 0;\nconst o = { k: 0 };\nconst o2 = { k: 0 };\nconst arr = [1];\n";
 
 /** Per mutant: a plan, and two untrusted records it tells apart only when the mutant is on. */
-const WITNESSES: Record<string, { plan: string; u: [Partial<SoundnessInput["u"]>, Partial<SoundnessInput["u"]>] }> = {
+const WITNESSES: Record<string, { plan: string; u: [Partial<SoundnessInput["u"]>, Partial<SoundnessInput["u"]>]; feedback?: true }> = {
+  stopNoEnd: { plan: `const f0 = () => { v = v + 1; };\nconst g0 = () => 0;\n[0].forEach(u.c ? f0 : g0);\nwhile (null.k) {}`, u: [{ c: true }, { c: false }], feedback: true },
   finallyDropsPc: { plan: `v = ((q) => { try { return 1; } finally { if (u.c) { return 2; } } })(0);\nsend({ value: v });`, u: [{ c: true }, { c: false }] },
   finallyDropsThr: { plan: `try { if (u.c) throw new Error("x"); } catch { } finally { for (const x of u.list) { v = 1; } }\nsend({ value: v });`, u: [{ list: [] }, { list: [1] }] },
   noThrowPc: { plan: `try { if (u.c) throw new Error("x"); v = 1; } catch { v = 2; }\nsend({ value: v });`, u: [{ c: true }, { c: false }] },
@@ -54,7 +55,7 @@ async function witness(name: string, mutant: boolean) {
   const w = WITNESSES[name];
   const inputs: [SoundnessInput, SoundnessInput] = [input({ u: w.u[0] }), input({ u: w.u[1] })];
   const runtime = { ...RUNTIME, mutants: mutant ? { [name]: true } : undefined };
-  return runPair(U + w.plan, inputs, { tools: (i) => soundnessTools(i, { guard: "integrity" }), observe: ["send", "publish"], clean: cleanFor("untrusted"), runtime });
+  return runPair(U + w.plan, inputs, { tools: (i) => soundnessTools(i, { guard: "integrity" }), observe: ["send", "publish"], clean: cleanFor("untrusted"), runtime, feedback: w.feedback === true });
 }
 
 /** Mutants a sink can tell apart from the correct rule (see MutantInfo.equivalent for the others). */

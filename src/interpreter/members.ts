@@ -158,7 +158,9 @@ function readMember(obj: Val, objL: Label, key: Val, keyL: Label, peek: boolean)
 function methodRead(table: Map<string, BuiltinImpl>, k: string, obj: Val, objL: Label, keyL: Label, peek: boolean): Val {
   const impl = table.get(k);
   st.l = join2(objL, keyL);
-  return impl === undefined ? undefined : bind(k, impl, obj, peek ? BOT : st.l);
+  // Bound to the receiver's reference alone: the key chose which method, not which receiver, so
+  // the call gate sees a key data chose as a choice of function (attack r10-stops).
+  return impl === undefined ? undefined : bind(k, impl, obj, peek ? BOT : objL);
 }
 
 /**

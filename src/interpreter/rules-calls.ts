@@ -164,6 +164,7 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     mayStopOn(fl);
     if (fx.writes !== "none") throw new SecurityStop(`cannot call \`${f.name}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes state; choose the function with trusted data, or build a new value instead`, fl);
   }
+  if (fx.calls !== false) mayStopOnCallables(argLs, shape === BOT ? fx.callsAt : undefined);
   let inputs: Label | undefined;
   const inputsNow = (): Label => (inputs ??= join2(inputsLabel(args, argLs, self, selfL), decided));
   if (fx.throws !== false && st.tryDepth > 0) mayThrowOn(inputsNow());
@@ -197,6 +198,20 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       for (let i = 0; i < args.length; i++) upgradeCallback(args[i], argLs[i] ?? BOT, decided, callerPc);
       st.l = rl;
     }
+  }
+}
+
+/**
+ * Rule: an argument a builtin may call, chosen by data beyond the pc (`xs.forEach(c ? f : g)`,
+ * `s.replace(re, c ? f : "x")`), decides whether a call happens and what it does, so whether
+ * the run stops or throws there, in this run or in another that chose otherwise: where the run
+ * may end carries its label whether or not it is called here (attack r10-stops). `at`: the
+ * positions the builtin calls (all when undefined).
+ */
+function mayStopOnCallables(argLs: Label[], at: readonly number[] | undefined): void {
+  for (let i = 0; i < argLs.length; i++) {
+    const l = argLs[i] ?? BOT;
+    if (l !== BOT && (at === undefined || at.includes(i)) && !l.flowsTo(st.pc)) mayStopOn(l);
   }
 }
 

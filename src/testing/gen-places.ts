@@ -68,6 +68,12 @@ const CHOSEN_STOPS: Array<(d: string) => string> = [
   (d) => `((${d}) ? arr.push : arr.indexOf)(1);`,
   (d) => `[{}, m[1]][(${d}) ? 0 : 1].k0 = 1;`,
   (d) => `((${d}) ? /e/g : /e/).exec("e");`,
+  // Attack r10-stops: a method chosen by a key data chose; a callback data chose against a value
+  // the builtin accepts and does not call; a closure that skips a throw on its argument count.
+  (d) => `arr[(${d}) ? "push" : "indexOf"](2);`,
+  (d) => `{\n  const ps0 = () => { v0 = v0 + 1; return "x"; };\n  "abc".replace(/a/g, (${d}) ? ps0 : "x");\n}`,
+  (d) => `[0].forEach(arr[(${d}) ? "push" : "indexOf"]);`,
+  (d) => `{\n  const pa0 = (p0, q0) => { if (q0 !== undefined) { null.k; } return 0; };\n  pa0(...((${d}) ? [1] : [1, 2]));\n}`,
 ];
 
 /** The tags of {@link placeStatementArb}, one per kind of head. */
@@ -89,7 +95,7 @@ export function placeStatementArb(sc: StmtScope): fc.Arbitrary<string> {
     // A callee that threw at a line data chose, caught, then a throwing head.
     { weight: 1, tag: "caught-callee", arbitrary: fc.tuple(d, bad).map(([k, x]) => `{\n  const pt0 = () => {\n    if (${k}) {\n      throw 1;\n    }\n    throw 2;\n  };\n  try { pt0(); } catch {}\n  for (const a0 of ${x}) {}\n}`) },
     // A stop data's choice could have fired, then a throwing head (whether it fired is data).
-    { weight: 2, tag: "chosen-stop", arbitrary: fc.tuple(d, fc.constantFrom(...CHOSEN_STOPS), bad).map(([k, stop, x]) => `${stop(k)}\nwhile (${x}) {}`) },
+    { weight: 4, tag: "chosen-stop", arbitrary: fc.tuple(d, fc.constantFrom(...CHOSEN_STOPS), bad).map(([k, stop, x]) => `${stop(k)}\nwhile (${x}) {}`) },
   ];
   return choose(alternatives, sc.avoid);
 }

@@ -176,9 +176,12 @@ function invoke(c: Closure, f: Fn, fl: Label, args: Val[], argLs: Label[], shape
     // What chose the function and how many arguments it got decided everything it did: what it
     // did not do is upgraded as for a region, whether it returned or threw.
     // A function chosen instead (a builtin that calls its arguments) would have called them.
+    // Whether it threw or stopped was decided by them too, though the body's regions they decided
+    // skipped their exits under the entry's pc (attack r10-stops: `f(...u.list)`): as a function's exit.
     const chose = join2(fl, shape);
     if (chose !== BOT && !chose.flowsTo(callerPc)) {
-      upgradeEffects(code.summary, c.env, chose);
+      exitFunction(code.summary, c.env, chose);
+      syncPc();
       for (let i = 0; i < args.length; i++) upgradeCallback(args[i], argLs[i] ?? BOT, chose, callerPc);
     }
     st.l = rl;

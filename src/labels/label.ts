@@ -24,24 +24,31 @@ export interface LabelSpec {
 const EMPTY: readonly string[] = Object.freeze([]);
 
 function sortedUnique(items: readonly string[]): readonly string[] {
+  // Stryker disable next-line ConditionalExpression: a fast path; without it the result is an empty frozen list, equal to EMPTY
   if (items.length === 0) return EMPTY;
   return Object.freeze([...new Set(items)].sort());
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
+  // Stryker disable next-line ConditionalExpression: a fast path; the loop finds the same lists equal
   if (a === b) return true;
   if (a.length !== b.length) return false;
+  // Stryker disable next-line EqualityOperator: one step past both ends compares undefined with undefined
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
 /** Whether sorted `big` contains every item of sorted `small`. */
 function containsAll(big: readonly string[], small: readonly string[]): boolean {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a fast path; the loop answers true for an empty or identical list
   if (small.length === 0 || big === small) return true;
+  // Stryker disable next-line ConditionalExpression: a fast path; the loop then finds an item of small missing from big
   if (small.length > big.length) return false;
   let i = 0;
   for (const x of small) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end big[i] is undefined, and undefined < x is false
     while (i < big.length && big[i] < x) i++;
+    // Stryker disable next-line ConditionalExpression: past the end big[i] is undefined, which is never x
     if (i === big.length || big[i] !== x) return false;
     i++;
   }
@@ -56,13 +63,17 @@ function intersect(a: Readers, b: Readers): Readers {
 }
 
 function unite(a: readonly string[], b: readonly string[]): readonly string[] {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a fast path; the merge returns a itself for an empty or identical b
   if (b.length === 0 || a === b) return a;
+  // Stryker disable next-line ConditionalExpression: a fast path; the merge of an empty a returns b itself
   if (a.length === 0) return b;
   const out: string[] = [];
   let i = 0;
   let j = 0;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end a[i] is undefined, neither equal to nor less than b[j], so b[j] is taken as the loop would
   while (i < a.length && j < b.length) {
     if (a[i] === b[j]) (out.push(a[i]), i++, j++);
+    // Stryker disable next-line EqualityOperator: equal items took the branch before
     else if (a[i] < b[j]) out.push(a[i++]);
     else out.push(b[j++]);
   }
@@ -114,21 +125,28 @@ export class Label {
 
   /** Least upper bound: readers intersect, trusted only if both are, sources unite. */
   join(other: Label): Label {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: fast paths; absorbs answers the same for itself and for the bottom
     if (other === this || other === BOTTOM) return this;
+    // Stryker disable next-line ConditionalExpression: a fast path; other absorbs the bottom, so other is returned
     if (this === BOTTOM) return other;
     const memo = this.joins?.get(other);
     if (memo !== undefined) return memo;
     // Most joins add nothing new to one side: answer those without allocating.
     if (this.absorbs(other)) return this;
+    // Stryker disable next-line ConditionalExpression: a fast path; sameParts then returns other
     if (other.absorbs(this)) return other;
     const readers = intersect(this.readers, other.readers);
     const trusted = this.trusted && other.trusted;
     const sources = unite(this.sources, other.sources);
     let result: Label;
+    // Stryker disable next-line ConditionalExpression: reuse only; a new label with the same parts is equal
     if (this.sameParts(readers, trusted, sources)) result = this;
+    // Stryker disable next-line ConditionalExpression: reuse only; a new label with the same parts is equal
     else if (other.sameParts(readers, trusted, sources)) result = other;
     else result = new Label(readers, trusted, sources);
+    // Stryker disable next-line ConditionalExpression: the memo only; a fresh map forgets answers, it never changes one
     if (this.joins === undefined) this.joins = new Map();
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the memo's size bound only
     if (this.joins.size < 256) this.joins.set(other, result);
     return result;
   }
@@ -137,6 +155,7 @@ export class Label {
   private absorbs(other: Label): boolean {
     if (other.trusted === false && this.trusted) return false;
     if (!containsAll(this.sources, other.sources)) return false;
+    // Stryker disable next-line ConditionalExpression,StringLiteral: with readers "public" the string reaches containsAll, which finds its letters in no sorted reader list (after 'u' no 'b'), so the answer is the same
     if (this.readers === "public") return other.readers === "public";
     if (other.readers === "public") return true;
     // Intersecting with other's readers must leave this label's readers unchanged.
@@ -145,6 +164,7 @@ export class Label {
 
   /** True when this label may flow to `other`: `other` is at least as restrictive. */
   flowsTo(other: Label): boolean {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: fast paths; every label absorbs itself and the bottom
     if (this === BOTTOM || this === other) return true;
     return other.absorbs(this);
   }
@@ -163,11 +183,13 @@ export class Label {
 
   /** True when both labels have the same readers, integrity and sources. */
   equals(other: Label): boolean {
+    // Stryker disable next-line ConditionalExpression: a fast path; sameParts of a label with its own parts is true
     return this === other || other.sameParts(this.readers, this.trusted, this.sources);
   }
 
   private sameParts(readers: Readers, trusted: boolean, sources: readonly string[]): boolean {
     if (this.trusted !== trusted || !sameList(this.sources, sources)) return false;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: "public" and a sorted reader list are never the same list (its letters are not in sorted order), two "public"s are
     if (this.readers === "public" || readers === "public") return this.readers === readers;
     return sameList(this.readers, readers);
   }

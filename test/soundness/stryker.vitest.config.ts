@@ -3,7 +3,8 @@
  * label lattice against its model, the branch-not-taken tables (what must and what must not be
  * upgraded), writes through untrusted keys, the label unit tests, the differential semantics
  * and limit tests (a rule that loses a write or a charge shows there), the
- * planted-leak witnesses and leak regressions, and the generated-plan
+ * planted-leak witnesses and leak regressions, where the run may end (the failure place the
+ * planner is shown, after stops, decisions and catch/finally), and the generated-plan
  * noninterference properties (scaled down by SLUICE_SOUNDNESS_SCALE in the Stryker run so that
  * each mutant takes seconds).
  */
@@ -23,6 +24,9 @@ export default defineConfig({
       "test/soundness/mutant-witnesses.test.ts",
       "test/soundness/known-leaks.test.ts",
       "test/soundness/noninterference.test.ts",
+      "test/soundness/place-stops.test.ts",
+      "test/soundness/error-places.test.ts",
+      "test/soundness/catch-finally.test.ts",
     ],
     testTimeout: 60_000,
     reporters: ["default", new LoadFailuresAsFailedTests()],

@@ -45,6 +45,7 @@ export function brief(l: Label): string {
 
 /** Joins two labels. */
 export function join2(a: Label, b: Label): Label {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: fast paths; Label.join answers a for a and for the bottom, and b for the bottom with b
   return a === b || b === BOT ? a : a === BOT ? b : a.join(b);
 }
 
@@ -65,6 +66,7 @@ export function taintFloor(l: Label): void {
 
 /** Inside a try block, an operation that fails or not depending on `l` decides what runs next. */
 export function mayThrowOn(l: Label): void {
+  // Stryker disable next-line ConditionalExpression: joining the bottom changes nothing
   if (st.tryDepth > 0 && l !== BOT && !st.mutants.noThrowPc) {
     st.thr = join2(st.thr, l);
     syncPc();
@@ -129,6 +131,7 @@ export function writeSlot(o: Obj, key: string, v: Val, vl: Label, keyL: Label): 
     slot.v = v;
     slot.l = l;
   }
+  // Stryker disable next-line ConditionalExpression: joining the bottom changes nothing
   if (keyL !== BOT) o.label = join2(o.label, keyL);
 }
 
@@ -144,6 +147,7 @@ export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): vo
     if (a.lbls !== null) while (a.lbls.length < a.items.length) a.lbls.push(BOT);
   } else a.items[i] = v;
   setElemLabel(a, i, join2(stored(vl), keyL));
+  // Stryker disable next-line ConditionalExpression: joining the bottom changes nothing
   if (keyL !== BOT) a.label = join2(a.label, keyL);
 }
 
@@ -156,6 +160,7 @@ export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): vo
  * there (`if (c) groups[k] = item`) keeps its label, and a write through that reference stops.
  */
 function chosenBy(v: Val, keyL: Label): void {
+  // Stryker disable next-line ConditionalExpression: a fast path; the walk would join the bottom everywhere
   if (keyL === BOT) return;
   const todo: Val[] = [v];
   const seen = new Set<Val>();

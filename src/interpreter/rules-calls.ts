@@ -158,9 +158,12 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   const selfL = f.selfL ?? BOT;
   // Which function runs (beyond which receiver it runs on) and with how many arguments.
   const decided = join2(fl, shape);
+  // Data chose the function (not only its receiver, by a name in the text): another run's choice
+  // may stop where this one does not, or write where this one does not (attack r11-bind:
+  // `(u.c ? p.push : p.at)(1)` on an untrusted p, where both runs go on).
+  if (fl !== BOT && f.byName !== true && !fl.flowsTo(choosePc) && !st.mutants.noAliasFloor) mayStopOn(fl);
   if (fl !== BOT && !fl.flowsTo(join2(choosePc, selfL)) && !st.mutants.noAliasFloor) {
-    // The builtins not called would have changed other things, which cannot be accounted for;
-    // another run's choice may stop where this one does not.
+    // The builtins not called would have changed other things, which cannot be accounted for.
     mayStopOn(fl);
     if (fx.writes !== "none") throw new SecurityStop(`cannot call \`${f.name}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes state; choose the function with trusted data, or build a new value instead`, fl);
   }
@@ -194,7 +197,7 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
       // What the builtins that could have run instead, or with other arguments, would have
       // changed, and the functions they would have called: any argument, whether or not this
       // builtin calls its own (`(c ? Array.from : Array.of)([1], f)`).
-      upgradeWrites(f, args, decided);
+      upgradeWrites(f, args, decided, true);
       for (let i = 0; i < args.length; i++) upgradeCallback(args[i], argLs[i] ?? BOT, decided, callerPc);
       st.l = rl;
     }

@@ -315,13 +315,19 @@ export function setClosureEffects(fn: ClosureEffectsOf): void {
 /**
  * Upgrades with `l` what builtin `f` may change (its declared `writes`): its receiver, its first
  * argument (`args`, when known), the random seed; an undeclared effect raises the floor.
+ * `ran`: `f` was called, on this receiver (the alternatives of a call `l` decided). A receiver
+ * reached through a labelled reference may be another object in another run, which the floor
+ * covers for a call not made; for one made, every alternative that writes wrote an object whose
+ * label covers the reference it was reached through (writeThrough), or stopped, so every read
+ * of it carries that label in every run, and a floor raised by the writer alone would be raised
+ * in one run only (attack r11-bind: `u.list[u.c ? "push" : "at"](1)`).
  */
-export function upgradeWrites(f: Fn, args: readonly Val[] | null, l: Label): void {
+export function upgradeWrites(f: Fn, args: readonly Val[] | null, l: Label, ran = false): void {
   const w = flagsOf(f).writes;
   if (w === "none") return;
   if (w === "seed") st.seedL = join2(st.seedL, l);
   else if (w === "self") {
-    if (f.selfL !== undefined && f.selfL !== BOT) taintFloor(join2(l, f.selfL));
+    if (!ran && f.selfL !== undefined && f.selfL !== BOT) taintFloor(join2(l, f.selfL));
     upgradeObject(f.self, null, l);
   } else if (w === "arg0" && args !== null) upgradeObject(args[0], null, l);
   else taintFloor(l);
@@ -353,7 +359,10 @@ function upgradeFunction(f: Val, l: Label, seen?: Seen): void {
     upgradeWrites(f, null, l);
     // A builtin that calls its arguments was passed the elements or keys of whatever called it.
     if (fx.calls !== false) taintFloor(l);
-    if (fx.throws !== false) mayHaveThrown(l);
+    // Whether it was called at all was decided by `l`, and `throws: false` says only that it
+    // labels its own throws by its inputs, not that it cannot throw (`Object.keys(null)`, attack
+    // r11-calls: `u.list.reduce(Object.keys, null)`): any builtin here may have thrown.
+    mayHaveThrown(l);
     return;
   }
   const c = effectsOfClosure(f);

@@ -99,6 +99,12 @@ export interface Fn {
   builtin?: BuiltinImpl;
   self?: Val;
   selfL?: Label;
+  /**
+   * A method called on its receiver by a name the program text gives (`o.m(…)`): which builtin
+   * runs is decided by the receiver alone, and a method of that name writes the same in every
+   * run that reaches it, so its callee label is the receiver's and decides no stop of its own.
+   */
+  byName?: true;
   /** Static properties of a builtin used as a namespace (Number.isInteger, Date.UTC). */
   statics?: Map<string, Val>;
   /** A namespace JavaScript has as a plain object (Math, JSON, console): `typeof` says "object". */

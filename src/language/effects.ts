@@ -357,11 +357,12 @@ function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], 
       recordTarget(fx, node.left, site);
       break;
     case "CallExpression": {
-      const callee = sitePathOf(node.callee, site) ?? literalMethod(node.callee);
-      if (callee === null) fx.unknown = true;
+      const callees = calleePaths(node.callee, site);
+      if (callees === null) fx.unknown = true;
       else {
         const args = node.arguments.map((a) => argumentShape(a, site));
-        fx.calls.push(node.arguments.some((a) => a.type === "SpreadElement") ? { callee, args, spread: true } : { callee, args });
+        const spread = node.arguments.some((a) => a.type === "SpreadElement");
+        for (const callee of callees) fx.calls.push(spread ? { callee, args, spread: true } : { callee, args });
       }
       break;
     }
@@ -373,6 +374,24 @@ function visit(fx: RegionEffects, node: acorn.AnyNode, ancestors: acorn.Node[], 
       if (!nested) fx.returns = true;
       break;
   }
+}
+
+/**
+ * The functions a callee expression may be: its path, or each path a choice between paths may
+ * yield (`(c ? f : g)(x)`, `(h || f)(x)`, `(a, f)(x)`: the value is one of them); null when
+ * some alternative is not a path, which counts as any function.
+ */
+function calleePaths(callee: acorn.Node, site: Site): AccessPath[] | null {
+  const n = callee as acorn.AnyNode;
+  if (n.type === "ConditionalExpression") return both(calleePaths(n.consequent, site), calleePaths(n.alternate, site));
+  if (n.type === "LogicalExpression") return both(calleePaths(n.left, site), calleePaths(n.right, site));
+  if (n.type === "SequenceExpression") return calleePaths(n.expressions[n.expressions.length - 1], site);
+  const path = sitePathOf(n, site) ?? literalMethod(n);
+  return path === null ? null : [path];
+}
+
+function both(a: AccessPath[] | null, b: AccessPath[] | null): AccessPath[] | null {
+  return a === null || b === null ? null : [...a, ...b];
 }
 
 /**

@@ -73,6 +73,10 @@ const CHOSEN_STOPS: Array<(d: string) => string> = [
   (d) => `arr[(${d}) ? "push" : "indexOf"](2);`,
   (d) => `{\n  const ps0 = () => { v0 = v0 + 1; return "x"; };\n  "abc".replace(/a/g, (${d}) ? ps0 : "x");\n}`,
   (d) => `[0].forEach(arr[(${d}) ? "push" : "indexOf"]);`,
+  // Attack r11: a method data chose on a receiver whose label covers the choice; a builtin that
+  // labels its own throws, called back a number of times data decided.
+  (d) => `{\n  const p0 = (${d}) ? [] : [];\n  ((${d}) ? p0.push : p0.at)(1);\n}`,
+  (d) => `((${d}) ? [] : [1]).reduce(Object.keys, null);`,
   (d) => `{\n  const pa0 = (p0, q0) => { if (q0 !== undefined) { null.k; } return 0; };\n  pa0(...((${d}) ? [1] : [1, 2]));\n}`,
 ];
 

@@ -40,6 +40,17 @@ describe("region effects", () => {
     expect(fx.heap.map((h) => [h.path.root, h.path.local ?? false, h.key])).toEqual([["o", false, "k"]]);
   });
 
+  it("a callee chosen between paths calls each of them; a choice with a value that is not a path is any function", () => {
+    const callees = (src: string) => {
+      const fx = effects(`const g = () => 0; const h = { m: () => 0 };\n${src}`, 2);
+      return { unknown: fx.unknown, calls: fx.calls.map((c) => [c.callee.root, ...c.callee.keys].join(".")) };
+    };
+    expect(callees("if (x) (x ? f : g)(1);")).toEqual({ unknown: false, calls: ["f", "g"] });
+    expect(callees("if (x) (g || h.m)(1);")).toEqual({ unknown: false, calls: ["g", "h.m"] });
+    expect(callees("if (x) (0, g)(1);")).toEqual({ unknown: false, calls: ["g"] });
+    expect(callees("if (x) (x ? f : () => 0)(1);").unknown).toBe(true);
+  });
+
   it("a write to a fresh local is the region's own", () => {
     const fx = effects("if (x) { const o = {}; o.k = 1; }", 0);
     expect(fx.heap.map((h) => h.path.fresh)).toEqual([true]);

@@ -187,7 +187,7 @@ exprHandlers.CallExpression = (node: acorn.CallExpression, cx) => {
           if (optionalCall) optionalLink(ol);
           const a = args(env);
           if (ol === BOT && a.shape === BOT && impl.calls === false) return callPlain(impl, o, BOT, a.args, a.argLs);
-          const f: Fn = { k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol };
+          const f: Fn = { k: FN, name: k, label: BOT, builtin: impl, self: o, selfL: ol, byName: true };
           if (tail !== "mapSite" || impl !== MAP) return callFunction(f, ol, a.args, a.argLs, a.shape);
           // The builtin map given to Promise.all: its callback's returned host calls may be deferred.
           const saved = st.deferDepth;

@@ -198,7 +198,9 @@ export function keysLabel(o: Obj): Label {
  * result and JSON.stringify read ({@link keysLabel}, {@link deepLabel}).
  */
 export function spreadOverwrites(o: Obj, keysL: Label, keys: ReadonlySet<string> | null): void {
+  // Stryker disable next-line ConditionalExpression: a fast path; the loop would join the bottom
   if (keysL === BOT) return;
+  // Stryker disable next-line ConditionalExpression: the planted-leak switch is off outside the mutant suite
   if (keys !== null && st.mutants.spreadKeysNone) return;
   for (const [k, slot] of o.props) if (keys === null || keys.has(k)) slot.l = join2(slot.l, keysL);
 }

@@ -18,6 +18,16 @@ interface Leak {
 
 const LEAKS: Leak[] = [
   {
+    bug: "(Stryker survivor) an outside object stored under a key data chose, in a region data decided, is raised with the key's label in the run that stored it only",
+    program: `const u = read_untrusted();\nconst t = read_trusted();\nconst item = { n: 1 };\nconst groups = {};\nif (u.c) { groups[u.b] = item; }\nsend({ value: item.n });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
+    bug: "(Stryker survivor) an Error's keys: `name` is enumerable once it differs from the class, so which keys it has is decided by what wrote it, not by its shape alone",
+    program: `const u = read_untrusted();\nconst e = new Error("x");\nif (u.c) { e.name = "Y"; }\nsend({ value: Object.keys(e).length });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
     bug: "replace with a function: the string returned joins the receiver's and the arguments' labels but not the callback's answers",
     program: `const u = read_untrusted();\nsend({ value: "yes".replace("e", () => u.b) });`,
     inputs: [input({ u: { b: "x" } }), input({ u: { b: "eve@evil.com" } })],

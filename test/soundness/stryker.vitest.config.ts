@@ -4,7 +4,8 @@
  * upgraded), writes through untrusted keys, the label unit tests, the differential semantics
  * and limit tests (a rule that loses a write or a charge shows there), the
  * planted-leak witnesses and leak regressions, where the run may end (the failure place the
- * planner is shown, after stops, decisions and catch/finally), and the generated-plan
+ * planner is shown, after stops, decisions and catch/finally), guards that end the run, the
+ * positions a builtin calls, choices of what runs, and the generated-plan
  * noninterference properties (scaled down by SLUICE_SOUNDNESS_SCALE in the Stryker run so that
  * each mutant takes seconds).
  */
@@ -29,6 +30,9 @@ export default defineConfig({
       "test/soundness/error-places.test.ts",
       "test/soundness/catch-finally.test.ts",
       "test/soundness/spread-keys.test.ts",
+      "test/soundness/guards.test.ts",
+      "test/soundness/called-positions.test.ts",
+      "test/soundness/chosen-callees.test.ts",
     ],
     testTimeout: 60_000,
     reporters: ["default", new LoadFailuresAsFailedTests()],

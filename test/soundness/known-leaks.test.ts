@@ -18,6 +18,11 @@ interface Leak {
 
 const LEAKS: Leak[] = [
   {
+    bug: "(Stryker survivor) a delete of an array element in a region not run: whether the index is there was decided by the region, so the whole array carries it, not the element alone",
+    program: `const u = read_untrusted();\nconst arr = [1, 2];\nif (u.c) { delete arr[0]; }\nsend({ value: 0 in arr });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
     bug: "(Stryker survivor) an outside object stored under a key data chose, in a region data decided, is raised with the key's label in the run that stored it only",
     program: `const u = read_untrusted();\nconst t = read_trusted();\nconst item = { n: 1 };\nconst groups = {};\nif (u.c) { groups[u.b] = item; }\nsend({ value: item.n });`,
     inputs: [input({ u: { c: true } }), input({ u: { c: false } })],

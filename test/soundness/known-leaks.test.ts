@@ -18,6 +18,11 @@ interface Leak {
 
 const LEAKS: Leak[] = [
   {
+    bug: "(Stryker survivor) a builtin that calls its arguments, passed as a callback in a region not run (`[bump].forEach(ys.forEach)`), would have called the elements it was given: what they change is not named there, so the floor rises",
+    program: `const u = read_untrusted();\nlet v = 0;\nconst bump = () => { v = 7; };\nconst ys = [1];\nif (u.c) { [bump].forEach(ys.forEach); }\nsend({ value: v });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
     bug: "(Stryker survivor) a delete of an array element in a region not run: whether the index is there was decided by the region, so the whole array carries it, not the element alone",
     program: `const u = read_untrusted();\nconst arr = [1, 2];\nif (u.c) { delete arr[0]; }\nsend({ value: 0 in arr });`,
     inputs: [input({ u: { c: true } }), input({ u: { c: false } })],

@@ -41,6 +41,7 @@ const EFFECTS: Array<[string, string[]]> = [
   ["bump();", ["o.k", "w"]],
   ["box.f();", ["o.k", "w"]],
   ["arr.forEach(bump);", ["o.k", "w"]],
+  ["arr.forEach(Math.abs);", ["o.k", "w"]],
   ["arr.forEach((x) => { v = x; });", ["o.k", "arr[0]"]],
   [`once.test("a");`, [`once.test("a")`, "Math.random() < 2"]],
   ["Math.random();", ["o.k", `once.test("a")`]],

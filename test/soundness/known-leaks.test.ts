@@ -18,6 +18,16 @@ interface Leak {
 
 const LEAKS: Leak[] = [
   {
+    bug: "(attack r3, kept here for Stryker) a write through o.p, then of o.p itself, in a region: the floor rose only where the region ran, since its later write had labelled the path's prefix",
+    program: `const u = read_untrusted();\nconst o = { p: { k: 0 } };\nif (u.c) { o.p.k = 1; o.p = { k: 2 }; }\nsend({ value: "after" });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
+    bug: "(attack r2, kept here for Stryker) a region calls o.f, then puts another function there: the callee read before the later write was upgraded as the old function only",
+    program: `const u = read_untrusted();\nlet n = 0;\nconst h = () => 0;\nconst g = () => { n = n + 1; };\nconst o = { f: h };\nif (u.c) { for (let i = 0; i < 2; i++) { o.f(); Object.assign(o, { f: g }); } }\nsend({ value: n });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
     bug: "(Stryker survivor) a builtin that calls its arguments, passed as a callback in a region not run (`[bump].forEach(ys.forEach)`), would have called the elements it was given: what they change is not named there, so the floor rises",
     program: `const u = read_untrusted();\nlet v = 0;\nconst bump = () => { v = 7; };\nconst ys = [1];\nif (u.c) { [bump].forEach(ys.forEach); }\nsend({ value: v });`,
     inputs: [input({ u: { c: true } }), input({ u: { c: false } })],

@@ -124,6 +124,8 @@ describe("limits and hostile programs", () => {
     ["an object spread of a long string", `const s = "ab".repeat(2 ** 20); Object.keys({ ...s }).length;`],
     ["text converted from an array of long parts", `const x = "a".repeat(2 ** 16); const parts = []; for (let i = 0; i < 100; i++) parts.push(x); const keep = []; for (let i = 0; i < 10; i++) keep.push(String(parts)); keep.length;`],
     ["rests copied from a big array", `const big = []; for (let i = 0; i < 20000; i++) big.push(i); const keep = []; for (let i = 0; i < 100; i++) { const [a, ...rest] = big; keep.push(rest); } keep.length;`],
+    // Each key an object keeps is charged with it (its text as much as its value): 300 keys of 10,000 characters.
+    ["long keys an object keeps", `const base = "k".repeat(10000); const o = {}; for (let i = 0; i < 300; i++) o[base + i] = 1; Object.keys(o).length;`],
     ["rests copied from a big object", `const big = {}; for (let i = 0; i < 2000; i++) big["k" + i] = i; const keep = []; for (let i = 0; i < 100; i++) { const { k0, ...rest } = big; keep.push(rest); } keep.length;`],
     ["closures keeping large environments", `function mk() { ${Array.from({ length: 500 }, (_, i) => `var x${i};`).join(" ")} return () => 1; } const keep = []; for (let i = 0; i < 2000; i++) keep.push(mk()); keep.length;`],
   ])("%s ends at the memory limit", async (_name, src) => {

@@ -158,14 +158,14 @@ export function callBuiltin(f: Fn, fl: Label, args: Val[], argLs: Label[], shape
   const selfL = f.selfL ?? BOT;
   // Which function runs (beyond which receiver it runs on) and with how many arguments.
   const decided = join2(fl, shape);
-  // Data chose the function (not only its receiver, by a name in the text): another run's choice
-  // may stop where this one does not, or write where this one does not (attack r11-bind:
-  // `(u.c ? p.push : p.at)(1)` on an untrusted p, where both runs go on).
-  if (fl !== BOT && f.byName !== true && !fl.flowsTo(choosePc) && !st.mutants.noAliasFloor) mayStopOn(fl);
-  if (fl !== BOT && !fl.flowsTo(join2(choosePc, selfL)) && !st.mutants.noAliasFloor) {
-    // The builtins not called would have changed other things, which cannot be accounted for.
-    mayStopOn(fl);
-    if (fx.writes !== "none") throw new SecurityStop(`cannot call \`${f.name}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes state; choose the function with trusted data, or build a new value instead`, fl);
+  if (fl !== BOT && !fl.flowsTo(choosePc) && !st.mutants.noAliasFloor) {
+    // Data chose the function (not only its receiver, by a name in the text: `byName`, whose
+    // label is its receiver's): another run's choice may stop where this one does not, or write
+    // where this one does not (attack r11-bind: `(u.c ? p.push : p.at)(1)` on an untrusted p).
+    if (f.byName !== true) mayStopOn(fl);
+    // Beyond its receiver: the builtins not called would have changed other things, which
+    // cannot be accounted for.
+    if (fx.writes !== "none" && !fl.flowsTo(join2(choosePc, selfL))) throw new SecurityStop(`cannot call \`${f.name}\`: which function runs was chosen by untrusted or private data (${brief(fl)}), and it changes state; choose the function with trusted data, or build a new value instead`, fl);
   }
   if (fx.calls !== false) mayStopOnCallables(argLs, shape === BOT ? fx.callsAt : undefined);
   let inputs: Label | undefined;

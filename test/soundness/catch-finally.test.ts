@@ -6,8 +6,8 @@
  * generator (src/testing/gen-guards.ts, catchFinallyStatementArb).
  */
 import { describe, expect, it } from "vitest";
-import { catchFinallyStatementArb, checkNoninterference, cleanFor, inputPairArb, planArb, runPair, soundnessTools, type PairKind } from "../../src/testing/index.js";
-import { RUNTIME, input, runs, seed, timeout } from "./support.js";
+import { catchFinallyStatementArb, cleanFor, planArb, runPair, soundnessTools, type PairKind } from "../../src/testing/index.js";
+import { RUNTIME, checkPlans, input, runs, timeout } from "./support.js";
 
 const read = (v: "u" | "s") => `const ${v} = read_${v === "u" ? "untrusted" : "secret"}();`;
 const SHAPES: Array<[string, (v: "u" | "s") => string]> = [
@@ -48,17 +48,7 @@ describe("a catch block whose try has a finally", () => {
   });
 
   it.each<PairKind>(["integrity", "confidentiality"])("%s over generated plans of the shape", async (kind) => {
-    const report = await checkNoninterference({
-      programs: planArb({ focus: catchFinallyStatementArb }),
-      inputs: inputPairArb(kind),
-      tools: (i) => soundnessTools(i, { guard: kind }),
-      observe: ["send", "publish"],
-      varying: kind === "integrity" ? "untrusted" : "secret",
-      numRuns: runs(150),
-      seed: seed(),
-      runtime: RUNTIME,
-    });
-    if (report.failed) console.error(`${kind} counterexample (seed ${report.seed}):\n${report.counterexample?.program}\n`, JSON.stringify(report.counterexample?.inputs), report.counterexample?.traces);
+    const report = await checkPlans(kind, planArb({ focus: catchFinallyStatementArb }), { numRuns: runs(150) });
     expect(report.counterexample).toBeUndefined();
   }, timeout(120_000));
 });

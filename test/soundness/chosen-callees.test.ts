@@ -7,8 +7,8 @@
  * both fail alike, must agree. The corpus keeps each program found; this property makes more.
  */
 import { describe, expect, it } from "vitest";
-import { calleeStatementArb, checkNoninterference, cleanFor, inputPairArb, planArb, runPair, soundnessTools, type PairKind } from "../../src/testing/index.js";
-import { RUNTIME, input, runs, seed, timeout } from "./support.js";
+import { calleeStatementArb, cleanFor, planArb, runPair, soundnessTools, type PairKind } from "../../src/testing/index.js";
+import { RUNTIME, checkPlans, input, runs, timeout } from "./support.js";
 
 describe("a choice of what runs whose quiet side does nothing", () => {
   it("a method data chose on an untrusted list, one that writes and one that does not, leaves later trusted sends alone", async () => {
@@ -20,18 +20,7 @@ describe("a choice of what runs whose quiet side does nothing", () => {
   });
 
   it.each<PairKind>(["integrity", "confidentiality"])("%s over generated plans of the shape, the planner's feedback compared", async (kind) => {
-    const report = await checkNoninterference({
-      programs: planArb({ focus: calleeStatementArb }),
-      inputs: inputPairArb(kind),
-      tools: (i) => soundnessTools(i, { guard: kind }),
-      observe: ["send", "publish"],
-      varying: kind === "integrity" ? "untrusted" : "secret",
-      feedback: true,
-      numRuns: runs(150),
-      seed: seed(),
-      runtime: RUNTIME,
-    });
-    if (report.failed) console.error(`${kind} counterexample (seed ${report.seed}):\n${report.counterexample?.program}\n`, JSON.stringify(report.counterexample?.inputs), report.counterexample?.feedback, report.counterexample?.traces);
+    const report = await checkPlans(kind, planArb({ focus: calleeStatementArb }), { numRuns: runs(150), feedback: true });
     expect(report.counterexample).toBeUndefined();
   }, timeout(120_000));
 });

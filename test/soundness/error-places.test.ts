@@ -10,8 +10,8 @@
 import { describe, expect, it } from "vitest";
 import { errorPlace } from "../../src/models/planner-feedback.js";
 import { PLACE_POSITIONS, missingPositions, placeCoverage } from "../../src/testing/coverage.js";
-import { checkNoninterference, cleanFor, inputPairArb, planArb, placeStatementArb, runPair, soundnessTools, type PairKind } from "../../src/testing/index.js";
-import { RUNTIME, input, runs, seed, timeout } from "./support.js";
+import { cleanFor, planArb, placeStatementArb, runPair, soundnessTools, type PairKind } from "../../src/testing/index.js";
+import { RUNTIME, checkPlans, input, runs, timeout } from "./support.js";
 
 const decision = (v: "u" | "s") => `const ${v} = read_${v === "u" ? "untrusted" : "secret"}();\nlet x = 0;\nif (${v}.c) {\n  x = 1;\n} else {\n  x = 2;\n}\n`;
 
@@ -54,21 +54,7 @@ describe("the place of an error is the text that raised it, whatever data decide
   });
 });
 
-async function check(kind: PairKind) {
-  const report = await checkNoninterference({
-    programs: planArb({ focus: placeStatementArb }),
-    inputs: inputPairArb(kind),
-    tools: (i) => soundnessTools(i, { guard: kind }),
-    observe: ["send", "publish"],
-    varying: kind === "integrity" ? "untrusted" : "secret",
-    feedback: true,
-    numRuns: runs(150),
-    seed: seed(),
-    runtime: RUNTIME,
-  });
-  if (report.failed) console.error(`${kind} counterexample (seed ${report.seed}):\n${report.counterexample?.program}\n`, JSON.stringify(report.counterexample?.inputs), report.counterexample?.feedback, report.counterexample?.traces);
-  return report;
-}
+const check = (kind: PairKind) => checkPlans(kind, planArb({ focus: placeStatementArb }), { numRuns: runs(150), feedback: true });
 
 describe("the planner's feedback over generated plans that fail in a head after a decision", () => {
   it("the plans build every head an error's place hid behind", () => {

@@ -10,9 +10,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { Label, createRuntime, defineTool, failureTurn } from "../../src/index.js";
-import { soundnessTools, type InputRecord, type SoundnessInput } from "../../src/testing/index.js";
+import { soundnessTools, type InputRecord } from "../../src/testing/index.js";
+import { input } from "./support.js";
 
-const RECORD: InputRecord = { a: 0, b: "", c: false, list: [], n: { x: 0, tag: "" } };
 
 /** A trusted read-only tool that fails when asked about 1, and answers otherwise. */
 function picky() {
@@ -26,10 +26,6 @@ function picky() {
       return { ok: true };
     },
   });
-}
-
-function input(parts: { u?: Partial<InputRecord>; s?: Partial<InputRecord> }): SoundnessInput {
-  return { u: { ...RECORD, ...parts.u }, s: { ...RECORD, ...parts.s }, t: { ...RECORD }, list: [{ n: 0, tag: "" }, { n: 0, tag: "" }, { n: 0, tag: "" }] };
 }
 
 async function told(program: string, parts: { u?: Partial<InputRecord>; s?: Partial<InputRecord> }) {
@@ -52,7 +48,7 @@ const PROGRAMS: Array<[string, string, [{ u?: Partial<InputRecord>; s?: Partial<
   ],
 ];
 
-describe("r10b: a trusted call's failure kind is decided by earlier calls with data-chosen arguments", () => {
+describe("a trusted call's failure kind is decided by earlier calls with data-chosen arguments", () => {
   for (const [name, program, inputs] of PROGRAMS) {
     it(`${name}: the planner is told the same in both runs`, async () => {
       const a = await told(program, inputs[0]);
@@ -61,7 +57,6 @@ describe("r10b: a trusted call's failure kind is decided by earlier calls with d
       expect([a.r.status, a.r.error?.kind, b.r.status, b.r.error?.kind]).toEqual(["failed", "runtime", "failed", "runtime"]);
       expect(a.r.calls.at(-1)?.failure).toBe("circuit_open");
       expect(b.r.calls.at(-1)?.failure).toBe("tool_error");
-      if (process.env.R10B_SHOW) console.log(`A:\n${a.turn}\nB:\n${b.turn}\n${JSON.stringify(a.r.error)}`);
       expect(a.turn, `A:\n${a.turn}\nB:\n${b.turn}`).toBe(b.turn);
     });
   }

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { Label, createRuntime, defineTool, failureTurn } from "../../src/index.js";
-import { soundnessTools, type InputRecord, type SoundnessInput } from "../../src/testing/index.js";
+import { soundnessTools, type InputRecord } from "../../src/testing/index.js";
+import { input } from "./support.js";
 import type { Tool } from "../../src/tools/types.js";
 
-const RECORD: InputRecord = { a: 0, b: "", c: false, list: [], n: { x: 0, tag: "" } };
 const PRELUDE = "const u = read_untrusted();\nconst s = read_secret();\nconst t = read_trusted();\n";
 
 function failing(name: string, extra: Partial<Parameters<typeof defineTool>[0]> = {}): Tool {
@@ -23,10 +23,6 @@ function failing(name: string, extra: Partial<Parameters<typeof defineTool>[0]> 
     },
     ...extra,
   });
-}
-
-function input(parts: { u?: Partial<InputRecord>; s?: Partial<InputRecord> }): SoundnessInput {
-  return { u: { ...RECORD, ...parts.u }, s: { ...RECORD, ...parts.s }, t: { ...RECORD }, list: [{ n: 0, tag: "" }, { n: 0, tag: "" }, { n: 0, tag: "" }] };
 }
 
 async function told(program: string, parts: { u?: Partial<InputRecord>; s?: Partial<InputRecord> }): Promise<{ kind?: string; turn: string; status: string; msg?: string }> {
@@ -93,12 +89,11 @@ export const CASES: Case[] = [
   { id: "stored-promise", program: "const p = u.c ? fail_a({}) : 1;\nawait p;\nfail_b({});", inputs: C },
 ];
 
-describe("r10b: the planner is told the same of a failed call whatever the data", () => {
+describe("the planner is told the same of a failed call whatever the data", () => {
   for (const c of CASES) {
     it(c.id, async () => {
       const [a, b] = [await told(c.program, c.inputs[0]), await told(c.program, c.inputs[1])];
       const same = a.kind === undefined || b.kind === undefined || a.kind !== b.kind || a.turn === b.turn;
-      if (process.env.R10B_SHOW) console.log(`== ${c.id}\n[A ${a.status} ${a.msg}] ${a.turn.split("\n").slice(0, 3).join(" / ")}\n[B ${b.status} ${b.msg}] ${b.turn.split("\n").slice(0, 3).join(" / ")}`);
       expect(same, `${c.program}\n[A ${a.status} ${a.msg}]\n${a.turn}\n[B ${b.status} ${b.msg}]\n${b.turn}`).toBe(true);
     });
   }

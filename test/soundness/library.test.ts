@@ -6,23 +6,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkNoninterference, inputPairArb, libraryStatementArb, planArb, soundnessTools, type PairKind } from "../../src/testing/index.js";
-import { RUNTIME, runs, seed, timeout } from "./support.js";
+import { libraryStatementArb, planArb, type PairKind } from "../../src/testing/index.js";
+import { checkPlans, runs, timeout } from "./support.js";
 
-async function check(kind: PairKind) {
-  const report = await checkNoninterference({
-    programs: planArb({ focus: libraryStatementArb }),
-    inputs: inputPairArb(kind),
-    tools: (i) => soundnessTools(i, { guard: kind }),
-    observe: ["send", "publish"],
-    varying: kind === "integrity" ? "untrusted" : "secret",
-    numRuns: runs(120),
-    seed: seed(),
-    runtime: RUNTIME,
-  });
-  if (report.failed) console.error(`${kind} counterexample (seed ${report.seed}):\n${report.counterexample?.program}\n`, JSON.stringify(report.counterexample?.inputs), report.counterexample?.traces);
-  return report;
-}
+const check = (kind: PairKind) => checkPlans(kind, planArb({ focus: libraryStatementArb }), { numRuns: runs(120) });
 
 /** Round 4's shapes (each a leak of the attack corpus before its fix), each a pattern of the generated source. */
 const ROUND4: Record<string, RegExp> = {

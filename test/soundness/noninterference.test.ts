@@ -9,21 +9,11 @@
  * SLUICE_SOUNDNESS_SCALE=10 runs ten times as many plans; SLUICE_SEED reproduces a run.
  */
 import { describe, expect, it } from "vitest";
-import { checkNoninterference, inputPairArb, planArb, soundnessTools, type NoninterferenceReport, type PairKind, type SoundnessInput } from "../../src/testing/index.js";
-import { KNOWN_LEAK_FEATURES, RUNTIME, runs, seed, timeout } from "./support.js";
+import { planArb, type NoninterferenceReport, type PairKind, type SoundnessInput } from "../../src/testing/index.js";
+import { KNOWN_LEAK_FEATURES, checkPlans, runs, timeout } from "./support.js";
 
 async function check(kind: PairKind): Promise<NoninterferenceReport<SoundnessInput>> {
-  const report = await checkNoninterference({
-    programs: planArb({ avoid: KNOWN_LEAK_FEATURES }),
-    inputs: inputPairArb(kind),
-    tools: (i) => soundnessTools(i, { guard: kind }),
-    observe: ["send", "publish"],
-    varying: kind === "integrity" ? "untrusted" : "secret",
-    numRuns: runs(400),
-    seed: seed(),
-    runtime: RUNTIME,
-  });
-  if (report.failed) console.error(`${kind} counterexample (seed ${report.seed}):\n${report.counterexample?.program}\n`, JSON.stringify(report.counterexample?.inputs), report.counterexample?.traces);
+  const report = await checkPlans(kind, planArb({ avoid: KNOWN_LEAK_FEATURES }), { numRuns: runs(400) });
   const pct = ((100 * report.sinkUnderTaint) / report.runs).toFixed(0);
   console.log(`${kind}: ${report.runs} plan pairs in ${report.ms} ms; ${pct}% reached a sink under an untrusted or secret context`);
   return report;

@@ -1,7 +1,8 @@
 /** Shared settings of the soundness suite: limits, runtime options, run counts and hand-written inputs. */
+import type fc from "fast-check";
 import { expect } from "vitest";
 import type { RunResult } from "../../src/index.js";
-import { cleanFor, obedientReader, runPair, soundnessTools, type InputRecord, type SoundnessInput } from "../../src/testing/index.js";
+import { checkNoninterference, cleanFor, inputPairArb, obedientReader, runPair, soundnessTools, type InputRecord, type NoninterferenceReport, type PairKind, type SoundnessInput } from "../../src/testing/index.js";
 
 /** Generated plans can loop over arrays they grow; small limits end those quickly. */
 export const LIMITS = { steps: 50_000, timeMs: 2_000, arrayLength: 10_000 };
@@ -66,4 +67,27 @@ export async function expectIntegrity(program: string, inputs: [SoundnessInput, 
   expect(pair.results.map((r) => r.error?.kind ?? r.status), program).not.toContain("unsupported");
   expectNoCrash(pair.results, program);
   expect(pair.traces[0], program).toEqual(pair.traces[1]);
+}
+
+/**
+ * The integrity or confidentiality property over generated `programs`: pairs of inputs that
+ * differ in the untrusted (or the secret) record, the soundness tools guarding that kind, both
+ * sinks observed; with `feedback`, the planner is a sink too. A counterexample is printed with
+ * its seed, so `SLUICE_SEED` reproduces it.
+ */
+export async function checkPlans(kind: PairKind, programs: fc.Arbitrary<string>, options: { numRuns: number; feedback?: boolean }): Promise<NoninterferenceReport<SoundnessInput>> {
+  const report = await checkNoninterference({
+    programs,
+    inputs: inputPairArb(kind),
+    tools: (i) => soundnessTools(i, { guard: kind }),
+    observe: ["send", "publish"],
+    varying: kind === "integrity" ? "untrusted" : "secret",
+    feedback: options.feedback === true,
+    numRuns: options.numRuns,
+    seed: seed(),
+    runtime: RUNTIME,
+  });
+  const c = report.counterexample;
+  if (report.failed) console.error(`${kind} counterexample (seed ${report.seed}):\n${c?.program}\n`, JSON.stringify(c?.inputs), ...(c?.feedback !== undefined ? [c.feedback] : []), c?.traces);
+  return report;
 }

@@ -77,6 +77,8 @@ const CHOSEN_STOPS: Array<(d: string) => string> = [
   // labels its own throws, called back a number of times data decided.
   (d) => `{\n  const p0 = (${d}) ? [] : [];\n  ((${d}) ? p0.push : p0.at)(1);\n}`,
   (d) => `((${d}) ? [] : [1]).reduce(Object.keys, null);`,
+  // A logical assignment through a reference data chose, made in one run only.
+  (d) => `{\n  const lr0 = (${d}) ? { k: 1 } : { k: 0 };\n  lr0.k &&= 0;\n}`,
   (d) => `{\n  const pa0 = (p0, q0) => { if (q0 !== undefined) { null.k; } return 0; };\n  pa0(...((${d}) ? [1] : [1, 2]));\n}`,
 ];
 

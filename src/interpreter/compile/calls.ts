@@ -6,7 +6,7 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { getMember, methodTable, setMayThrow, setMember } from "../members.js";
 import { binary } from "../operators.js";
-import { enterPc, exitRegion, join2, leavePc, mayThrowOn, mayWriteThrough, reshape, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, leavePc, mayStopOn, mayThrowOn, mayWriteThrough, reshape, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
 import { st } from "../state.js";
 import { ARR, BOT, FN, OBJ, type Fn, type Val, isRef, toKey, toNum, truthy } from "../values.js";
 import { arrayMethods } from "../builtins/array.js";
@@ -305,7 +305,14 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
             if (!isRef(o) || o.k !== OBJ) mayThrowOn(keyL);
             if (setMayThrow(o, k)) mayThrowOn(decided);
             if (!isRef(o)) return;
-            if (!mayWriteThrough(ol, o)) taintFloor(join2(decided, ol));
+            // As for the write made (writeThrough): which object the reference chose decides
+            // whether a write through it stops, here or in another run; one that would stop was
+            // not made because of `l` (r10 follow-up: `s.n.x &&= 0` then a later failure).
+            if (ol !== BOT) mayStopOn(ol);
+            if (!mayWriteThrough(ol, o)) {
+              taintFloor(join2(decided, ol));
+              mayStopOn(join2(decided, ol));
+            }
             if ((dynamicKey || keyL !== BOT) && (o.k === OBJ || o.k === ARR)) reshape(o, join2(decided, keyL));
             upgradeObject(o, keyL === BOT ? toKey(k) : null, decided);
           },

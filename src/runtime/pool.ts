@@ -6,7 +6,7 @@
  *
  * One run on a worker: the job is posted; each host request the worker posts is answered by
  * the host (on this thread), the answer posted on the worker's port and the shared signal
- * raised, which wakes the worker blocked in `Atomics.wait`. A wall-clock timer, paused while
+ * raised, which the worker sees while it spins briefly, or is woken by from `Atomics.wait`. A wall-clock timer, paused while
  * the host answers, stops a worker that overruns its time limit; `resourceLimits` bounds its heap.
  */
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
@@ -179,8 +179,8 @@ function drive(slot: Slot, job: Job, host: HostSide): Promise<Execution | Stoppe
             const answer: Answer = { outcomes: outcomes.map((o) => writeOutcome(o, toWorker)), labels: toWorker.take() };
             slot.port.postMessage(answer);
             arm();
-            Atomics.store(slot.signal, 0, 1);
-            Atomics.notify(slot.signal, 0);
+            // A worker still spinning sees the state change; one asleep (state 2) is woken.
+            if (Atomics.exchange(slot.signal, 0, 1) === 2) Atomics.notify(slot.signal, 0);
           },
           // A budget the host refused ends the run as a limit; anything else is the host's failure.
           (err: unknown) =>

@@ -217,11 +217,13 @@ export function setMember(obj: Val, objL: Label, key: Val, keyL: Label, v: Val, 
 
 /**
  * Whether {@link setMember} on `obj` with `key` may throw a catchable error whatever the value:
- * anything but a plain object, an array's index, and a regex's lastIndex. For the write not
+ * anything but a plain object (a Map or Set is not one), an array's index, and a regex's lastIndex. For the write not
  * made (a logical assignment that keeps its value): its throw is decided as the write's is.
  */
 export function setMayThrow(obj: Val, key: Val): boolean {
   if (!isRef(obj)) return true;
+  // A Map or Set refuses every own property (refuseOwnProperty; attack r13: `m.size &&= 0`).
+  if (isColl(obj)) return true;
   if (obj.k === OBJ) return false;
   const k = toKey(key);
   if (obj.k === ARR) return !(typeof key === "number" ? Number.isInteger(key) && key >= 0 : INDEX.test(k));

@@ -336,8 +336,8 @@ export function upgradeWrites(f: Fn, args: readonly Val[] | null, l: Label, ran 
   else taintFloor(l);
 }
 
-/** Inside a try, whether something that may throw ran was decided by `l`. */
-function mayHaveThrown(l: Label): void {
+/** Whether something that may throw ran was decided by `l`: where the run may end and, inside a try, the pending throw. */
+export function mayHaveThrown(l: Label): void {
   st.endL = join2(st.endL, l);
   if (st.tryDepth > 0 && !st.mutants.noThrowPc) {
     st.thr = join2(st.thr, l);

@@ -33,6 +33,7 @@ export { libraryStatementArb } from "./gen-library.js";
 export { calledPositionArb } from "./gen-positions.js";
 export { catchFinallyStatementArb, guardStatementArb } from "./gen-guards.js";
 export { calleeStatementArb } from "./gen-callees.js";
+export { logicalStatementArb } from "./gen-logical.js";
 export { placeStatementArb, PLACE_TAGS } from "./gen-places.js";
 export { mechanismStatementArb, MECHANISM_TAGS } from "./gen-mechanisms.js";
 export { hostilePlanArb, HOSTILE_STATEMENTS, REFUSED_FRAGMENTS } from "./gen-hostile.js";

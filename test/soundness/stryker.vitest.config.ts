@@ -33,6 +33,7 @@ export default defineConfig({
       "test/soundness/guards.test.ts",
       "test/soundness/called-positions.test.ts",
       "test/soundness/chosen-callees.test.ts",
+      "test/soundness/logical-places.test.ts",
     ],
     testTimeout: 60_000,
     reporters: ["default", new LoadFailuresAsFailedTests()],

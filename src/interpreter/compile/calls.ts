@@ -6,7 +6,7 @@ import type * as acorn from "acorn";
 import type { Label } from "../../labels/index.js";
 import { getMember, methodTable, setMayThrow, setMember } from "../members.js";
 import { binary } from "../operators.js";
-import { enterPc, exitRegion, join2, leavePc, mayStopOn, mayThrowOn, mayWriteThrough, reshape, stored, taintFloor, underPc, upgradeObject, withContents } from "../rules.js";
+import { enterPc, exitRegion, join2, leavePc, mayHaveThrown, mayStopOn, mayThrowOn, mayWriteThrough, reshape, stored, underPc, upgradeObject, withContents } from "../rules.js";
 import { st } from "../state.js";
 import { ARR, BOT, FN, OBJ, type Fn, type Val, isRef, toKey, toNum, truthy } from "../values.js";
 import { arrayMethods } from "../builtins/array.js";
@@ -293,26 +293,29 @@ function compilePlace(node: acorn.Node, cx: Cx): Place {
         return {
           get: () => getMember(o, ol, k, kl),
           set: (v, l) => setMember(o, ol, k, kl, v, l, dynamicKey),
-          // The write not made, decided by `l`, under the same rule as the write made
-          // (setMember): the part (or, missing, which keys exist) carries it; a labelled key
-          // labels the object, a computed one reshapes it; a reference the object's own label
-          // does not cover (where the write would stop) raises every later sink; inside a try,
-          // whether the write would have thrown (a string's or an array's named key) is decided
-          // by `l` and by the key, as setMember's throw is.
+          // The write not made, decided by `l`: it charges what the write made would have
+          // charged in any run (setMember), or the runs tell apart where it was not made
+          // (attack r13).
           notSet: (l) => {
             const keyL = isRef(k) ? withContents(k, kl) : kl;
             const decided = join2(l, st.pc);
-            if (!isRef(o) || o.k !== OBJ) mayThrowOn(keyL);
-            if (setMayThrow(o, k)) mayThrowOn(decided);
-            if (!isRef(o)) return;
-            // As for the write made (writeThrough): which object the reference chose decides
-            // whether a write through it stops, here or in another run; one that would stop was
-            // not made because of `l` (r10 follow-up: `s.n.x &&= 0` then a later failure).
+            // Which value the reference chose decides whether a write through it throws or
+            // stops, whatever this run's base is: another run's may be an object, or a string.
+            mayThrowOn(ol);
             if (ol !== BOT) mayStopOn(ol);
-            if (!mayWriteThrough(ol, o)) {
-              taintFloor(join2(decided, ol));
-              mayStopOn(join2(decided, ol));
-            }
+            if (!isRef(o) || o.k !== OBJ) mayThrowOn(keyL);
+            // A write that would have thrown here (a string's key, a collection's, an array's
+            // named key) was not made because of `l`: as a region's exit, `l` decides where the
+            // run may end and, inside a try, the pending throw.
+            if (setMayThrow(o, k)) mayHaveThrown(join2(join2(decided, keyL), ol));
+            if (!isRef(o)) return;
+            // A write through `ol` into this object would stop: no run that goes on made it, and
+            // a run that chose another object did not write this one. So nothing is upgraded
+            // (the chosen object of another run carries `ol` on every read), and `l` only joins
+            // where the run may end (attack r13: a floor here was raised in one run only).
+            if (!mayWriteThrough(ol, o)) return mayStopOn(join2(decided, ol));
+            // The part (or, missing, which keys exist) carries `l`; a labelled key labels the
+            // object, a computed one reshapes it.
             if ((dynamicKey || keyL !== BOT) && (o.k === OBJ || o.k === ARR)) reshape(o, join2(decided, keyL));
             upgradeObject(o, keyL === BOT ? toKey(k) : null, decided);
           },

@@ -24,7 +24,11 @@ export function newRunKey(): string {
 
 /** The key of the `occurrence`-th (0-based) call of `tool` with `args` in the run keyed `runKey`. */
 export function idempotencyKey(runKey: string, tool: string, args: unknown, occurrence: number): string {
-  const digest = createHash("sha256").update(JSON.stringify([runKey, tool, canonical(args), occurrence])).digest("base64url");
+  return keyOf(runKey, tool, canonical(args), occurrence);
+}
+
+function keyOf(runKey: string, tool: string, text: string, occurrence: number): string {
+  const digest = createHash("sha256").update(JSON.stringify([runKey, tool, text, occurrence])).digest("base64url");
   return `sluice-${digest.slice(0, 32)}`;
 }
 
@@ -42,11 +46,13 @@ export function createKeyring(runKey: string = newRunKey()): Keyring {
   return {
     runKey,
     next(tool, args) {
-      const id = JSON.stringify([tool, canonical(args)]);
+      // The arguments' canonical text once per call: the key is a hash of it (each call's cost).
+      const text = canonical(args);
+      const id = JSON.stringify([tool, text]);
       const occurrence = seen.get(id) ?? 0;
       seen.set(id, occurrence + 1);
       calls += 1;
-      return { callId: `call_${calls}`, idempotencyKey: idempotencyKey(runKey, tool, args, occurrence) };
+      return { callId: `call_${calls}`, idempotencyKey: keyOf(runKey, tool, text, occurrence) };
     },
   };
 }

@@ -11,7 +11,7 @@
 import { positive, median, geomean } from "./stats.js";
 import { buildPrograms } from "./programs.js";
 import { native, sval, quickjs, sluice, sluiceTools, sluiceRecorded } from "./engines.js";
-import { bareRoundTrip, readEachFile, report as callsReport, sequentialCalls } from "./calls.js";
+import { bareRoundTrip, hostWork, readEachFile, report as callsReport, sequentialCalls } from "./calls.js";
 import { labelsOff, report as labelsOffReport } from "./labels-off.js";
 
 const RUNS = positive(process.env.BENCH_RUNS, 21);
@@ -90,10 +90,11 @@ async function main() {
   console.log(report(rows, engines));
   if (ONLY === "" || ONLY === "calls") {
     const bare = await bareRoundTrip();
+    const host = await hostWork();
     const seq = await sequentialCalls();
     const files = await readEachFile();
     console.log("");
-    console.log(callsReport(seq, files, bare));
+    console.log(callsReport(seq, files, bare, host));
   }
   if (ONLY === "" || ONLY === "labels") {
     console.log("");

@@ -40,8 +40,11 @@ export interface BucketCharge {
 }
 
 export interface Buckets {
-  /** Waits for a slot in every bucket named; throws a LayerStop when one would come after the deadline. */
-  take(charge: BucketCharge): Promise<void>;
+  /**
+   * Waits for a slot in every bucket named; throws a LayerStop when one would come after the
+   * deadline. Undefined when no bucket is named (most calls): nothing to wait for.
+   */
+  take(charge: BucketCharge): Promise<void> | undefined;
   /** A 429 was seen for `key`: no slot until `retryAfterMs` has passed (or the next refill). */
   penalize(key: string, retryAfterMs: number | undefined): void;
 }
@@ -57,13 +60,17 @@ export function createBuckets(): Buckets {
     return s;
   };
 
-  async function take(charge: BucketCharge): Promise<void> {
+  function take(charge: BucketCharge): Promise<void> | undefined {
     const plan: Array<[TokenBucket, number]> = [];
     for (const [key, options] of charge.keys) {
       const s = get(key, options);
       if (s?.requests) plan.push([s.requests, 1]);
       if (s?.tokens && charge.tokens !== undefined) plan.push([s.tokens, Math.min(charge.tokens, s.tokens.bucketSize)]);
     }
+    return plan.length === 0 ? undefined : drain(plan, charge);
+  }
+
+  async function drain(plan: ReadonlyArray<[TokenBucket, number]>, charge: BucketCharge): Promise<void> {
     for (const [bucket, count] of plan) {
       const wait = bucket.getWaitTime(count);
       if (Date.now() + wait >= charge.deadline) {

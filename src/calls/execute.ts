@@ -148,7 +148,8 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
     if (req.signal?.aborted) throw new LayerStop("cancelled", "the run was stopped");
     if (Date.now() >= deadline) throw new LayerStop("deadline", `no result within ${r.deadlineMs} ms`);
     req.budget?.beforeAttempt({ tool: tool.name, resource, attempt: n, dollars: tool.costPerAttempt ?? 0 });
-    await env.buckets.take({ keys: bucketKeys, deadline, name: tool.name, ...(req.tokens !== undefined ? { tokens: req.tokens } : {}) });
+    const slot = env.buckets.take({ keys: bucketKeys, deadline, name: tool.name, ...(req.tokens !== undefined ? { tokens: req.tokens } : {}) });
+    if (slot !== undefined) await slot;
     obs.attempt(n);
     const limit = Math.max(1, Math.min(r.timeoutMs, deadline - Date.now()));
     return withTimeout(limit, req.signal, (signal) => {
@@ -161,7 +162,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
         callId: req.callId,
         ...(obs.traceparent ? { traceparent: obs.traceparent } : {}),
       };
-      const run = () => tool.run(req.args, ctx);
+      const run = () => tool.run(req.freshArgs === true ? structuredClone(req.args) : req.args, ctx);
       return obs.within === undefined ? run() : obs.within(run);
     });
   };

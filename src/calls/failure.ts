@@ -47,7 +47,20 @@ export interface FailureContext {
  */
 export function failureLabelOf(given: Label | undefined, tool: string, resource: string, own = false): Label {
   if (own && given !== undefined) return given;
-  return (given ?? Label.untrusted(tool)).join(Label.untrusted(resource));
+  return (given ?? untrustedAs(tool)).join(untrustedAs(resource));
+}
+
+/** `Label.untrusted(name)`, made once per name: labels are immutable, and every call needs one. */
+const untrustedLabels = new Map<string, Label>();
+
+function untrustedAs(name: string): Label {
+  let l = untrustedLabels.get(name);
+  if (l === undefined) {
+    if (untrustedLabels.size >= 1024) untrustedLabels.clear();
+    l = Label.untrusted(name);
+    untrustedLabels.set(name, l);
+  }
+  return l;
 }
 
 /**

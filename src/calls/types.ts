@@ -106,6 +106,11 @@ export class BudgetRefusal extends Error {
 export interface CallRequest {
   readonly tool: Tool<any, any>;
   readonly args: Record<string, unknown>;
+  /**
+   * Give the tool a fresh copy of `args` (structuredClone) at every attempt: what it does to one
+   * cannot change what was decided and recorded, nor what a retry sends. Default false.
+   */
+  readonly freshArgs?: boolean;
   /** Identifier of the call within its run; see {@link createKeyring}. */
   readonly callId: string;
   /** Stable across attempts and across `run(source, { previous })`; see {@link createKeyring}. */

@@ -287,8 +287,9 @@ function spanAttributes(tool: Tool<any, any>, args: Record<string, unknown>, rec
 async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unknown>, record: CallRecord, host: Host, log: RunLog): Promise<{ result: unknown; failureLabel: Label } | HostOutcome> {
   const resource = tool.resource ?? tool.name;
   const call = host.layer.executeCall({
-    tool: { ...tool, run: (_: unknown, ctx) => tool.run(structuredClone(args), ctx) },
+    tool,
     args,
+    freshArgs: true,
     callId: record.callId!,
     idempotencyKey: record.idempotencyKey!,
     decision: record.decision === "ask" ? "ask" : "allow",
@@ -326,11 +327,12 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   // A replayed result whose labelled parts are unknown (a record not made by this runtime).
   let partsUnknown = false;
   // What a failure would have carried; a replayed call could have failed the first time too.
-  let failureLabel = failedCallLabel(tool, args, host.config);
+  let failureLabel: Label;
   const own = done === undefined ? undefined : host.results.get(done);
   let read: { value: unknown; parts: HostPart[] } | undefined = own;
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
+    failureLabel = failedCallLabel(tool, args, host.config);
     seen = own?.label;
     partsUnknown = read === undefined;
     if (partsUnknown) result = foreignResult(tool, done.result, args);

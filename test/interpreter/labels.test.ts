@@ -97,6 +97,7 @@ const cases: Array<[string, string, boolean]> = [
   ["a builtin held in a variable, called with a callback in a branch not taken", `let v = 0; function bump() { v = 7; } const from = Array.from; if (u.c) { from([1], bump); } v`, false],
   ["a builtin held in a variable that calls nothing, given a function in a branch not taken", `let v = 0; function bump() { v = 7; } const keys = Object.keys; if (u.c) { keys(bump); } v`, true],
   ["a builtin that writes its first argument, passed as a callback in a branch not taken", `const o = { k: 0 }; if (u.c) { [o].forEach(Object.assign); } o.k`, false],
+  ["after a call in a branch not taken of a variable that holds no function (one may be put there first)", `let g; if (u.c) { try { g(); } catch {} } 1`, false],
   ["the keys of an Error whose name was deleted", `const e = new Error("x"); delete e.name; Object.keys(e).length`, true],
   ["a function data chose that calls only builtins without effects runs", `const f = u.c ? (x) => parseInt(x) : (x) => Number(x); f("1"); 5`, true],
   ["an outside object stored under an untrusted key in a branch that ran keeps its label", `const item = { n: 0 }; const g = {}; if (!u.c) { g[u.b] = item; } item.n`, true],

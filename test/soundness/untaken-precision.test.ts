@@ -53,6 +53,8 @@ const EFFECTS: Array<[string, string[]]> = [
   // replace calls its second argument only when it is a function: a path naming none calls nothing.
   [`w = "ab".replace("a", o.none);`, ["o.k", "arr.length"]],
   [`w = "ab".replace("a", o.n);`, ["o.k", "arr.length"]],
+  // Object.assign writes its first argument only: a literal there is a new object, nothing else changes.
+  ["Object.assign({}, o2);", ["o.k", "o2.k"]],
   // Method calls on untrusted data that can only reach builtins without effects.
   ["w = String(u.list.slice(0, 1).length);", ["o.k", "arr.length"]],
   ["u.list.map((x) => x + 1);", ["o.k", "w"]],

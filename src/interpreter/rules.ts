@@ -145,6 +145,7 @@ export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): vo
     for (let j = a.items.length; j < i; j++) a.items.push(undefined);
     a.items.push(v);
     a.label = join2(a.label, join2(st.pc, keyL));
+    // Stryker disable next-line ConditionalExpression: without the padding setElemLabel below still makes lbls as long as items, and the slots between stay holes, which every reader takes as the bottom (elemLabel's ?? BOT, deepLabel's x ?? BOT, fresh's some)
     if (a.lbls !== null) while (a.lbls.length < a.items.length) a.lbls.push(BOT);
   } else a.items[i] = v;
   setElemLabel(a, i, join2(stored(vl), keyL));

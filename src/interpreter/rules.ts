@@ -504,6 +504,7 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
     // The path's label decides the floor once everything is upgraded, whatever it names: where
     // the region ran, it may have put this function there (a builtin for a closure or back).
     seen.paths.push({ path: a, env });
+    // Stryker disable next-line ConditionalExpression: true sends closures through upgradeFunction, which adds only mayHaveThrown(l); the summary holding this call may throw (a call is not in effects.ts's CANNOT_THROW), so its upgrader (joinMayEnd or upgradeFunction) joins the same l there, and the pc is resynced before it is read
     if (f.builtin !== undefined) {
       // A builtin passed as a callback (`xs.forEach(out.push)`).
       upgradeFunction(f, l, seen);

@@ -140,10 +140,12 @@ export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): vo
   chosenBy(v, keyL);
   if (i >= a.items.length) {
     // A sparse write allocates every slot up to it: charged before it is allocated.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: at i === a.items.length the charge is 16 * 0, which changes nothing
     if (i > a.items.length) charge(16 * (i - a.items.length));
     for (let j = a.items.length; j < i; j++) a.items.push(undefined);
     a.items.push(v);
     a.label = join2(a.label, join2(st.pc, keyL));
+    // Stryker disable next-line ConditionalExpression: without the padding setElemLabel below still makes lbls as long as items, and the slots between stay holes, which every reader takes as the bottom (elemLabel's ?? BOT, deepLabel's x ?? BOT, fresh's some)
     if (a.lbls !== null) while (a.lbls.length < a.items.length) a.lbls.push(BOT);
   } else a.items[i] = v;
   setElemLabel(a, i, join2(stored(vl), keyL));
@@ -209,6 +211,7 @@ export function spreadOverwrites(o: Obj, keysL: Label, keys: ReadonlySet<string>
 export function reshape(o: Obj | Arr, extra: Label = BOT): void {
   const l = join2(st.pc, extra);
   if (l === BOT) return;
+  // Stryker disable next-line ConditionalExpression: the label is raised by the same l, and every read of an object's shape (a missing key, `in`, keysLabel's callers, a Map lookup, conversion) joins its label too
   if (o.k === OBJ) o.shape = join2(o.shape, l);
   o.label = join2(o.label, l);
 }
@@ -287,9 +290,11 @@ function evalPath(p: SitePath, env: Env): Val {
 // a push or other reshape, a builtin that writes its receiver or argument, lastIndex, a Date
 // setter) is raised here too, on the object's label and not only one part's, when that code did
 // not run. A builtin that raises a label must declare `writes`, or this upgrade misses it.
+// Stryker disable next-line BooleanLiteral: every call with a key passes deletes; with a null key neither case reads it
 export function upgradeObject(target: Val, key: string | null, l: Label, deletes = false): void {
   if (!isRef(target)) return;
   if (target.k === OBJ) {
+    // Stryker disable next-line ConditionalExpression: props holds string keys only, so props.get(null) is undefined as well
     const slot = key === null ? undefined : target.props.get(key);
     if (slot !== undefined && deletes) target.shape = join2(target.shape, l);
     if (slot !== undefined) slot.l = join2(slot.l, l);
@@ -374,6 +379,7 @@ function upgradeFunction(f: Val, l: Label, seen?: Seen): void {
     return;
   }
   const c = effectsOfClosure(f);
+  // Stryker disable next-line ConditionalExpression: every function without a builtin is a closure compiled in compile/functions.ts, whose effects effectsOfClosure always finds
   if (c === undefined) return taintFloor(l);
   upgradeEffects(c.summary, c.env, l, seen);
   // Inside a try, whether the callback ran (and so could throw) was decided by `l`, as for a
@@ -455,6 +461,7 @@ function upgradeWithin(fx: SiteEffects, env: Env, l: Label, seen: Seen): void {
     seen.paths.push({ path: callee, env });
     if (f.builtin === undefined) {
       const c = effectsOfClosure(f);
+      // Stryker disable next-line ConditionalExpression: every function without a builtin is a closure compiled in compile/functions.ts, whose effects effectsOfClosure always finds
       if (c === undefined) taintFloor(l);
       else upgradeEffects(c.summary, c.env, l, seen);
       continue;
@@ -502,12 +509,14 @@ function upgradeArgs(args: Array<SitePath | "inert" | "opaque">, env: Env, l: La
     // The path's label decides the floor once everything is upgraded, whatever it names: where
     // the region ran, it may have put this function there (a builtin for a closure or back).
     seen.paths.push({ path: a, env });
+    // Stryker disable next-line ConditionalExpression: true sends closures through upgradeFunction, which adds only mayHaveThrown(l); the summary holding this call may throw (a call is not in effects.ts's CANNOT_THROW), so its upgrader (joinMayEnd or upgradeFunction) joins the same l there, and the pc is resynced before it is read
     if (f.builtin !== undefined) {
       // A builtin passed as a callback (`xs.forEach(out.push)`).
       upgradeFunction(f, l, seen);
       continue;
     }
     const c = effectsOfClosure(f);
+    // Stryker disable next-line ConditionalExpression: every function without a builtin is a closure compiled in compile/functions.ts, whose effects effectsOfClosure always finds
     if (c === undefined) taintFloor(l);
     else upgradeEffects(c.summary, c.env, l, seen);
   }
@@ -534,6 +543,7 @@ export function exitRegion(fx: SiteEffects, env: Env, l: Label): void {
   let changed = joinMayEnd(fx, l);
   if (fx.breaks && !st.mutants.noJumpPc) (st.brk = join2(st.brk, l)), (changed = true);
   if (fx.returns && !st.mutants.noJumpPc) (st.ret = join2(st.ret, l)), (changed = true);
+  // Stryker disable next-line ConditionalExpression: syncPc recomputes st.pc from spc, brk, ret and thr; when none changed it sets the same label
   if (changed) syncPc();
 }
 
@@ -544,6 +554,7 @@ export function exitRegion(fx: SiteEffects, env: Env, l: Label): void {
 function joinMayEnd(fx: SiteEffects, l: Label): boolean {
   if (!fx.mayThrow) return false;
   st.endL = join2(st.endL, l);
+  // Stryker disable next-line BooleanLiteral: only exitRegion reads the answer, and a syncPc when the pending throw did not change sets the same pc
   if (st.tryDepth === 0 || st.mutants.noThrowPc) return false;
   st.thr = join2(st.thr, l);
   return true;
@@ -601,6 +612,7 @@ export function deepLabel(v: Val, seen: Set<Val> = new Set()): Label {
     if (c !== undefined) for (let i = 0; i < c.keys.length; i++) l = join2(join2(join2(l, c.kls[i]), c.vls[i]), join2(deepLabel(c.keys[i], seen), deepLabel(c.vals[i], seen)));
   } else if (v.k === ARR) {
     if (v.lbls !== null) for (const x of v.lbls) l = join2(l, x ?? BOT);
+    // Stryker disable next-line ConditionalExpression: deepLabel of a value that is not a reference is the bottom
     for (const x of v.items) if (isRef(x)) l = join2(l, deepLabel(x, seen));
   }
   return l;

@@ -216,6 +216,13 @@ describe("unbounded allocation", () => {
     expect(r.error?.message).toMatch(/more than 8388608 bytes|past 4194304 elements/);
   });
 
+  it("a write past the end is charged for the slots it adds, not for the whole array again", async () => {
+    // 3,000 writes each two past the end: 6,000 slots in all, far below 4 MB.
+    const r = await createRuntime({ limits: { memoryBytes: 4 * 1024 * 1024 } }).run("const a = [0]; for (let i = 0; i < 3000; i++) a[a.length + 1] = 1; a.length");
+    expect(r.error).toBeUndefined();
+    expect(r.value).toBe(6001);
+  });
+
   it.each([
     ["JSON.stringify", "JSON.stringify(a).length"],
     ["a template literal", "`${a}`.length"],

@@ -81,6 +81,27 @@ const cases: Array<[string, string, boolean]> = [
   ["a key written after a spread whose length untrusted data decided", `Math.max(0, ...u.list)`, false],
   ["destructuring defaults decided by untrusted data", `const { missing = 5 } = u; missing`, false],
   ["an optional chain decided by untrusted data", `u.nothing?.deep ?? 1`, false],
+  // Rows for Stryker survivors of the label rules (rules.ts), each checked to fail with its mutant.
+  ["text of an array holding an array with an untrusted element", `String([[u.b]])`, false],
+  ["text of an array holding a Map with an untrusted entry", `String([new Map([["k", u.b]])])`, false],
+  ["an element pushed after a write one past the end", `const a = [u.b]; a[1] = 0; a.push(u.b); a[2]`, false],
+  ["what a function returns after a loop that may return, when it did not", `function g() { while (u.c) { return 1; } return 2; } g()`, false],
+  ["Object.assign with untrusted data deciding how many sources: only the target changes", `const o = { k: 0 }; const p = { j: 1 }; Object.assign(o, ...u.list); p.j`, true],
+  ["a pure function data chose, given an object, changes nothing else", `const g = (a) => 0; const h = (a) => 1; const f = u.c ? g : h; f({}); 5`, true],
+  ["a pure function data chose, given undefined, changes nothing else", `const g = (a) => 0; const h = (a) => 1; const f = u.c ? g : h; f(undefined); 5`, true],
+  ["after a branch not taken that writes through a variable data chose", `const a = { k: 0 }; const b = { k: 0 }; const o = u.a === 1 ? a : b; if (u.c) { o.k = 1; } 1`, false],
+  ["a spread whose text bounds its keys leaves the other keys", `const o = { a: 1, b: 2 }; const r = { ...o, ...(u.c ? { a: 3 } : {}) }; r.b`, true],
+  ["an object made in a branch that ran, stored under an untrusted key and changed through it", `const g = {}; if (!u.c) { g[u.b] = { n: 0 }; g[u.b].n = 1; } g[u.b].n`, false],
+  ["a branch that cannot throw, inside a try, leaves the rest of the try alone", `let w = 0; const c = u.c; try { if (c) { w = 1; } w = 2; } catch {} w`, true],
+  ["the program's value stays its own when a later call's branch is decided by untrusted data", `let v = 0; function g() { if (u.c) { v = 1; } } 5; let r = g();`, true],
+  ["a builtin held in a variable, called with a callback in a branch not taken", `let v = 0; function bump() { v = 7; } const from = Array.from; if (u.c) { from([1], bump); } v`, false],
+  ["a builtin held in a variable that calls nothing, given a function in a branch not taken", `let v = 0; function bump() { v = 7; } const keys = Object.keys; if (u.c) { keys(bump); } v`, true],
+  ["a builtin that writes its first argument, passed as a callback in a branch not taken", `const o = { k: 0 }; if (u.c) { [o].forEach(Object.assign); } o.k`, false],
+  ["after a call in a branch not taken of a variable that holds no function (one may be put there first)", `let g; if (u.c) { try { g(); } catch {} } 1`, false],
+  ["the keys of an Error whose name was deleted", `const e = new Error("x"); delete e.name; Object.keys(e).length`, true],
+  ["a function data chose that calls only builtins without effects runs", `const f = u.c ? (x) => parseInt(x) : (x) => Number(x); f("1"); 5`, true],
+  ["an outside object stored under an untrusted key in a branch that ran keeps its label", `const item = { n: 0 }; const g = {}; if (!u.c) { g[u.b] = item; } item.n`, true],
+  ["an object made in a branch that ran, stored under a secret key and changed through it", `const s = read_secret(); const g = {}; if (!u.c) { g[s.key] = { n: 0 }; g[s.key].n = 1; } g[s.key].n`, false],
 ];
 
 describe("labels of values", () => {
@@ -94,6 +115,13 @@ describe("labels of values", () => {
     const r = await runtime.run(`const s = read_secret(); s.key.toUpperCase() + "!"`);
     expect(r.label?.readers).toEqual(["alice"]);
     expect(r.label?.trusted).toBe(true);
+  });
+
+  it("a secret variable keeps its readers after a branch not taken could have changed it", async () => {
+    const runtime = createRuntime({ tools: [untrustedSource(U), secretSource({ key: "k", n: 7 })] });
+    const r = await runtime.run(`const u = read_untrusted(); const s = read_secret(); let v = s.n; if (u.c) { v = 1; } v`);
+    expect(r.label?.readers).toEqual(["alice"]);
+    expect(r.label?.trusted).toBe(false);
   });
 
   it("joining secret and untrusted data keeps both restrictions and both sources", async () => {

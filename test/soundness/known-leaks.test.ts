@@ -48,6 +48,16 @@ const LEAKS: Leak[] = [
     inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
   },
   {
+    bug: "(Stryker survivor) a function that returned early on untrusted data: what it writes after the return is upgraded at its exit in the run that took the return (exitFunction emptied)",
+    program: `const u = read_untrusted();\nlet n = 0;\nfunction f() { if (u.c) return; n = 1; }\nf();\nsend({ value: n });`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
+    bug: "(Stryker survivor) inside a try, a short circuit that skipped code that may throw: the rest of the try runs under what decided it at once, not from the next statement on",
+    program: `const u = read_untrusted();\nconst c = u.c;\ntry { (c && JSON.parse("x"), send({ value: 1 })); } catch {}`,
+    inputs: [input({ u: { c: true } }), input({ u: { c: false } })],
+  },
+  {
     bug: "replace with a function: the string returned joins the receiver's and the arguments' labels but not the callback's answers",
     program: `const u = read_untrusted();\nsend({ value: "yes".replace("e", () => u.b) });`,
     inputs: [input({ u: { b: "x" } }), input({ u: { b: "eve@evil.com" } })],

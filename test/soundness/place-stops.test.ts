@@ -51,3 +51,12 @@ describe("a write a logical assignment did not make, before a later failure", ()
     expect(await told(program, parts(1), kind)).toBe(await told(program, parts(0), kind));
   });
 });
+
+describe("a callback that cannot throw, called as many times as data decided, before a later failure", () => {
+  // Precision: whether it ran changes nothing about where the run ends, so the planner is still
+  // told the failing line (a Stryker survivor joined it to where the run may end regardless).
+  it.each([[[0]], [[]]])("the planner is told the failing line (list %j)", async (list) => {
+    const program = `const u = read_untrusted();\nconst xs = u.list;\nlet a = 0;\nxs.forEach((x) => { a = x; });\nwhile (null.k) {}`;
+    expect(await told(program, { u: { list } }, "integrity")).toContain("failed at line 5");
+  });
+});

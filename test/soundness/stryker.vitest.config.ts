@@ -20,6 +20,7 @@ export default defineConfig({
       "test/soundness/untaken-precision.test.ts",
       "test/soundness/chosen-keys.test.ts",
       "test/interpreter/labels.test.ts",
+      "test/interpreter/completion-label.test.ts",
       "test/interpreter/brief.test.ts",
       "test/interpreter/semantics*.test.ts",
       "test/interpreter/errors.test.ts",

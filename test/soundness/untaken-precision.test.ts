@@ -20,6 +20,7 @@ const STATE = [
   "const rows = [{ k: 0 }, { k: 0 }];",
   "function bump() { v = 7; }",
   "const once = /a/;",
+  'const named = { name: "n", k: 0 };',
   "function countdown(n) { if (n > 0) { v = n; countdown(n - 1); } }",
   "function ping(n) { if (n > 0) { v = n; pong(n - 1); } }",
   "function pong(n) { ping(n); }",
@@ -45,6 +46,15 @@ const EFFECTS: Array<[string, string[]]> = [
   ["arr.forEach((x) => { v = x; });", ["o.k", "arr[0]"]],
   [`once.test("a");`, [`once.test("a")`, "Math.random() < 2"]],
   ["Math.random();", ["o.k", `once.test("a")`]],
+  // A plain object's `name` is an ordinary key: writing it does not decide which keys there are.
+  [`named.name = "m";`, ["Object.keys(named).length"]],
+  // A write that fails on a path that names nothing (o.x is undefined), caught.
+  ["try { o.x.y = 1; } catch {}", ["o.k", "w"]],
+  // replace calls its second argument only when it is a function: a path naming none calls nothing.
+  [`w = "ab".replace("a", o.none);`, ["o.k", "arr.length"]],
+  [`w = "ab".replace("a", o.n);`, ["o.k", "arr.length"]],
+  // Object.assign writes its first argument only: a literal there is a new object, nothing else changes.
+  ["Object.assign({}, o2);", ["o.k", "o2.k"]],
   // Method calls on untrusted data that can only reach builtins without effects.
   ["w = String(u.list.slice(0, 1).length);", ["o.k", "arr.length"]],
   ["u.list.map((x) => x + 1);", ["o.k", "w"]],

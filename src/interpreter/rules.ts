@@ -284,12 +284,13 @@ function evalPath(p: SitePath, env: Env): Val {
 /**
  * What the write (or delete) of `key` would have changed: the part, or which parts exist. A
  * delete that did not run leaves the key, but one that ran changed the shape, so both count.
+ *
+ * The write a logical assignment did not make rests on this (compile/calls.ts `notSet`, attack
+ * r14): every way code can raise an object's label when it runs (a computed-key write, a push or
+ * other reshape, a builtin that writes its receiver or argument, lastIndex, a Date setter) is
+ * raised here too, on the object's label and not only one part's, when that code did not run.
+ * A builtin that raises a label must declare `writes`, or this upgrade misses it.
  */
-// Invariant the write a logical assignment did not make rests on (compile/calls.ts `notSet`,
-// attack r14): every way code can raise an object's label when it runs (a computed-key write,
-// a push or other reshape, a builtin that writes its receiver or argument, lastIndex, a Date
-// setter) is raised here too, on the object's label and not only one part's, when that code did
-// not run. A builtin that raises a label must declare `writes`, or this upgrade misses it.
 // Stryker disable next-line BooleanLiteral: every call with a key passes deletes; with a null key neither case reads it
 export function upgradeObject(target: Val, key: string | null, l: Label, deletes = false): void {
   if (!isRef(target)) return;

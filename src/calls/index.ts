@@ -4,7 +4,7 @@
  * See docs/tool-calls.md.
  */
 export * from "./types.js";
-export { createCallLayer } from "./layer.js";
+export { createCallLayer, madeLayer, type LayerSharing } from "./layer.js";
 export { DEFAULT_RETRY, resolveRetry, type ResolvedRetry } from "./execute.js";
 export { backoffBound, retryWait } from "./backoff.js";
 export { isRetryable, isCallerFault, retryAfterOf, statusOf } from "./classify.js";

@@ -24,11 +24,30 @@ export function createCallLayer(options: CallLayerOptions = {}): CallLayer {
     random: options.random ?? Math.random,
     observer: options.observer,
   };
-  return {
+  const layer: CallLayer = {
     executeCall: (request) => executeCall(env, request),
     breakerState: (resource) => env.breakers.state(resource),
     rateLimited(resource, retryAfterMs) {
       env.buckets.penalize(resource, retryAfterMs);
     },
   };
+  made.set(layer, { breaker: options.breaker, rateLimits });
+  return layer;
+}
+
+/** What a layer this module made shares between calls: which tools' failures others can cause. */
+export interface LayerSharing {
+  readonly breaker: unknown;
+  readonly rateLimits: Readonly<Record<string, unknown>>;
+}
+
+const made = new WeakMap<CallLayer, LayerSharing>();
+
+/**
+ * The sharing of a layer {@link createCallLayer} made, or undefined for any other object with an
+ * `executeCall` (a wrapper a user wrote): such a layer is taken to share everything, to honour
+ * no `freshArgs` (its caller copies the arguments itself), and so on.
+ */
+export function madeLayer(layer: CallLayer): LayerSharing | undefined {
+  return made.get(layer);
 }

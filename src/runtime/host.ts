@@ -11,7 +11,7 @@ import type { CompiledSchema, ProgramSchemas } from "../tools/schema.js";
 import { labelParts } from "../tools/output.js";
 import { HostDataError, type HostPart, readHostData, readHostParts, thrownText } from "../interpreter/convert.js";
 import type { Decision, JsonSchema, Tool, ToolCall } from "../tools/types.js";
-import { allBudgets, createAttemptBudget, createKeyring, lentBudget, failureLabelOf as failureLabelOfCall, failuresAreOwn, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
+import { allBudgets, createAttemptBudget, createKeyring, lentBudget, failureLabelOf as failureLabelOfCall, failuresAreOwn, madeLayer, newRunKey, withCallScope, type AttemptBudget, type AttemptLimits, type CallLayer, type CallObserver, type Keyring } from "../calls/index.js";
 import { ATTRIBUTES, startRunSpan, traceDecision, type RunSpan } from "../tracing/index.js";
 
 export { thrownText } from "../interpreter/convert.js";
@@ -225,8 +225,11 @@ function failureLabelOf(tool: Tool<any, any>, args: Record<string, unknown>): La
 }
 
 /** The label of a failure the host sees: who may read the tool's errors, forced untrusted unless the tool's failures are its own. */
-function failedCallLabel(tool: Tool<any, any>, args: Record<string, unknown>, config: HostConfig): Label {
-  return failureLabelOfCall(failureLabelOf(tool, args), tool.name, tool.resource ?? tool.name, failuresAreOwn(tool, config));
+function failedCallLabel(tool: Tool<any, any>, args: Record<string, unknown>, host: Host): Label {
+  // What the layer shares (its breaker, its buckets) decides whether other calls can fail this
+  // one, as executeCall decides for a call made; a layer a user wrote is taken to share all.
+  const shared = madeLayer(host.layer) ?? { breaker: true, rateLimits: {} };
+  return failureLabelOfCall(failureLabelOf(tool, args), tool.name, tool.resource ?? tool.name, failuresAreOwn(tool, shared));
 }
 
 /**
@@ -286,10 +289,13 @@ function spanAttributes(tool: Tool<any, any>, args: Record<string, unknown>, rec
  */
 async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unknown>, record: CallRecord, host: Host, log: RunLog): Promise<{ result: unknown; failureLabel: Label } | HostOutcome> {
   const resource = tool.resource ?? tool.name;
+  // A layer createCallLayer made gives each attempt a fresh copy (freshArgs); another is given a
+  // tool that copies (hostrev: a wrapper that rebuilds the request drops freshArgs).
+  const own = madeLayer(host.layer) !== undefined;
   const call = host.layer.executeCall({
-    tool,
+    tool: own ? tool : { ...tool, run: (_: unknown, ctx) => tool.run(structuredClone(args), ctx) },
     args,
-    freshArgs: true,
+    ...(own ? { freshArgs: true } : {}),
     callId: record.callId!,
     idempotencyKey: record.idempotencyKey!,
     decision: record.decision === "ask" ? "ask" : "allow",
@@ -332,7 +338,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   let read: { value: unknown; parts: HostPart[] } | undefined = own;
   if (done !== undefined) {
     // Already done by an earlier attempt of the same run: not done twice.
-    failureLabel = failedCallLabel(tool, args, host.config);
+    failureLabel = failedCallLabel(tool, args, host);
     seen = own?.label;
     partsUnknown = read === undefined;
     if (partsUnknown) result = foreignResult(tool, done.result, args);
@@ -350,7 +356,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     } catch (err) {
       const problem = err instanceof HostDataError ? err.message : thrownText(err);
       record.error = `the result is not plain data: ${problem}`;
-      return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args, host.config) };
+      return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args, host) };
     }
     // One copy is shared by the record, the label function and what the program is sent: none may change it.
     deepFreeze(read.value);

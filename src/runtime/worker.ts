@@ -1,8 +1,9 @@
 /**
  * The worker thread that runs programs (see pool.ts and docs/execution.md). It takes one job at
  * a time, runs the synchronous interpreter once from the top, and blocks on each host call: it
- * posts the requests, waits on the shared signal with `Atomics.wait`, and reads the answers
- * from its port with `receiveMessageOnPort`. Nothing of a run survives into the next: the
+ * posts the requests on its port, waits on the shared signal (spinning, then `Atomics.wait`),
+ * and reads the answers from the same port with `receiveMessageOnPort`. Everything it says goes
+ * over that port, in order; jobs come from `parentPort`. Nothing of a run survives into the next: the
  * interpreter's state is reset by every execution and the label tables are made per job.
  */
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
@@ -98,13 +99,13 @@ function awaitAnswer(signal: Int32Array): void {
 
 function run(job: Job, port: MessagePort, signal: Int32Array): WorkerMessage {
   // The run's clock starts now: not while this worker was booting.
-  parentPort!.postMessage({ kind: "started" } satisfies WorkerMessage);
+  port.postMessage({ kind: "started" } satisfies WorkerMessage);
   const ns = strykerBegin(job);
   const out = new LabelWriter();
   const into = new LabelReader();
   const answer = (requests: HostRequest[]): HostOutcome[] => {
     Atomics.store(signal, 0, WAITING);
-    parentPort!.postMessage({ kind: "ask", requests: requests.map((r) => writeRequest(r, out)), labels: out.take() } satisfies WorkerMessage);
+    port.postMessage({ kind: "ask", requests: requests.map((r) => writeRequest(r, out)), labels: out.take() } satisfies WorkerMessage);
     awaitAnswer(signal);
     let reply: { message: Answer } | undefined;
     for (;;) {
@@ -132,5 +133,5 @@ parentPort!.on("message", (job: Job) => {
   } catch (err) {
     message = { kind: "internal", message: err instanceof Error ? err.message : String(err) };
   }
-  parentPort!.postMessage(message);
+  port.postMessage(message);
 });

@@ -21,6 +21,8 @@ export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({ attempts: 3, baseMs:
 
 /** Merges retry options, later ones winning field by field. */
 export function resolveRetry(...layers: ReadonlyArray<RetryOptions | undefined>): ResolvedRetry {
+  // Most calls name no retry options: the defaults as they are (frozen), not a copy per call.
+  if (layers.every((l) => l === undefined)) return DEFAULT_RETRY;
   const out: Record<string, unknown> = { ...DEFAULT_RETRY };
   for (const l of layers) for (const [k, v] of Object.entries(l ?? {})) if (v !== undefined) out[k] = v;
   return out as ResolvedRetry;

@@ -30,6 +30,18 @@ function errorTypeOf(o: CallOutcome): string | undefined {
   return o.kind === "value" ? undefined : o.kind === "limit" ? "limit" : o.failure.kind;
 }
 
+/** The duration histogram alone, for a call whose span is OpenTelemetry's no-op. */
+function measuredOnly(info: CallInfo): CallObservation {
+  return {
+    attempt() {},
+    retry() {},
+    end(outcome) {
+      const errorType = errorTypeOf(outcome);
+      meters()?.toolDuration.record(outcome.durationMs / 1000, { [A.toolName]: info.tool, ...(errorType !== undefined ? { "error.type": errorType } : {}) });
+    },
+  };
+}
+
 /** Makes spans and measurements for every call the layer runs; no-ops without an SDK. */
 export function otelCallObserver(): CallObserver {
   return {
@@ -37,6 +49,10 @@ export function otelCallObserver(): CallObserver {
       if (otel() === undefined) return { attempt() {}, retry() {}, end() {} };
       const h = startSpan(`execute_tool ${info.tool}`, "internal", attributesOf(info), info.parent);
       const span = h.span;
+      // No tracer is set up (OpenTelemetry's no-op span, with no trace of its own): nothing to
+      // make current around the tool, no events; the duration is still measured. Each call's
+      // cost (issue 11).
+      if (span !== undefined && !span.isRecording() && !otel()!.isSpanContextValid(span.spanContext())) return measuredOnly(info);
       const traceparent = traceparentOf(span);
       return {
         ...(traceparent !== undefined ? { traceparent } : {}),

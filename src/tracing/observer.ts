@@ -30,6 +30,21 @@ function errorTypeOf(o: CallOutcome): string | undefined {
   return o.kind === "value" ? undefined : o.kind === "limit" ? "limit" : o.failure.kind;
 }
 
+let noopProvider: unknown;
+
+/**
+ * Whether no tracer provider is registered: the global proxy still delegates to OpenTelemetry's
+ * no-op provider (compared with the one a fresh proxy delegates to, so a second copy of the API
+ * module, whose no-op differs, reads as "a tracer is set up": the full path, slower, not wrong).
+ * Checked per call, as an SDK may be registered at any time.
+ */
+function noTracer(): boolean {
+  const api = otel()!;
+  noopProvider ??= new api.ProxyTracerProvider().getDelegate();
+  const provider = api.trace.getTracerProvider() as { getDelegate?: () => unknown };
+  return typeof provider.getDelegate === "function" && provider.getDelegate() === noopProvider;
+}
+
 /** The duration histogram alone, for a call whose span is OpenTelemetry's no-op. */
 function measuredOnly(info: CallInfo): CallObservation {
   return {
@@ -47,6 +62,7 @@ export function otelCallObserver(): CallObserver {
   return {
     startCall(info): CallObservation {
       if (otel() === undefined) return { attempt() {}, retry() {}, end() {} };
+      if (noTracer()) return measuredOnly(info);
       const h = startSpan(`execute_tool ${info.tool}`, "internal", attributesOf(info), info.parent);
       const span = h.span;
       // No tracer is set up (OpenTelemetry's no-op span, with no trace of its own): nothing to

@@ -114,6 +114,15 @@ export async function bareRoundTrip(n = 10000) {
   return us;
 }
 
+/** The tool of the sequential-call loop: each result labelled (one of 16 sources). */
+const PING = {
+  name: "ping",
+  description: "Answers with a number.",
+  parameters: { type: "object", properties: { i: { type: "integer" } }, required: ["i"] },
+  label: (_result, args) => Label.untrusted(`ping:${args.i % 16}`),
+  run: async ({ i }) => ({ n: i % 3 }),
+};
+
 /**
  * The host's own work per call, without the worker: the same requests the loop below makes
  * (validate, decide, key, the call layer, the result read and recorded) answered on this thread,
@@ -125,13 +134,7 @@ export async function hostWork(n = 10000) {
   const { compileHostSchema, createProgramSchemas } = await internal("tools/schema.js");
   const { createCallLayer } = await internal("calls/index.js");
   const { otelCallObserver } = await internal("tracing/index.js");
-  const ping = defineTool({
-    name: "ping",
-    description: "Answers with a number.",
-    parameters: { type: "object", properties: { i: { type: "integer" } }, required: ["i"] },
-    label: (_result, args) => Label.untrusted(`ping:${args.i % 16}`),
-    run: async ({ i }) => ({ n: i % 3 }),
-  });
+  const ping = defineTool(PING);
   const tools = new Map([["ping", { tool: ping, parameters: compileHostSchema(ping.parameters) }]]);
   const host = { tools, schemas: createProgramSchemas(), config: {}, maxBytes: 64 << 20, results: new WeakMap(), layer: createCallLayer({ observer: otelCallObserver() }) };
   const t = Label.trusted();
@@ -149,13 +152,7 @@ export async function hostWork(n = 10000) {
 
 export async function sequentialCalls(counts = [1000, 10000]) {
   const clock = { ns: 0n };
-  const ping = timedTool({
-    name: "ping",
-    description: "Answers with a number.",
-    parameters: { type: "object", properties: { i: { type: "integer" } }, required: ["i"] },
-    label: (_result, args) => Label.untrusted(`ping:${args.i % 16}`),
-    run: async ({ i }) => ({ n: i % 3 }),
-  }, clock);
+  const ping = timedTool(PING, clock);
   const runtime = createRuntime({ tools: [ping] });
   const rows = [];
   for (const n of counts) {

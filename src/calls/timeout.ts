@@ -25,10 +25,11 @@ export function withTimeout<T>(ms: number, outer: AbortSignal | undefined, body:
   };
   return new Promise<Awaited<T>>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let unwatch: (() => void) | undefined;
     const done = () => {
       settled = true;
       clearTimeout(timer);
-      outer?.removeEventListener("abort", onOuter);
+      unwatch?.();
     };
     const stop = (err: Error) => {
       if (settled) return;
@@ -43,7 +44,7 @@ export function withTimeout<T>(ms: number, outer: AbortSignal | undefined, body:
     // How the body ends, for whoever must not start another attempt while it may still act.
     let late: Promise<LateOutcome> | undefined;
     timer = setTimeout(() => stop(new AttemptTimeout(ms, late)), ms);
-    outer?.addEventListener("abort", onOuter, { once: true });
+    if (outer !== undefined) unwatch = onAbort(outer, onOuter);
     let result: T | PromiseLike<T>;
     try {
       result = body(signal);
@@ -64,4 +65,28 @@ export function withTimeout<T>(ms: number, outer: AbortSignal | undefined, body:
       },
     );
   });
+}
+
+/** What each signal's one listener calls: the attempts under it still running. */
+const watchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `f` when `signal` aborts; returns what forgets it. One listener per signal, not one per
+ * attempt: a run's signal is shared by all its calls, and adding and removing a DOM-style
+ * listener every call costs more than the call's other bookkeeping (issue 11).
+ */
+function onAbort(signal: AbortSignal, f: () => void): () => void {
+  let set = watchers.get(signal);
+  if (set === undefined) {
+    const mine = new Set<() => void>();
+    set = mine;
+    watchers.set(signal, mine);
+    signal.addEventListener("abort", () => {
+      for (const g of [...mine]) g();
+      mine.clear();
+    }, { once: true });
+  }
+  set.add(f);
+  const own = set;
+  return () => own.delete(f);
 }

@@ -100,6 +100,7 @@ export function readElem(a: Arr, i: number, refL: Label, keyL: Label): Val {
  */
 export function writeThrough(refL: Label, target: { label: Label; born?: Label }): void {
   // Whether it stops depends on the object `refL` chose, which another run may choose otherwise.
+  // Stryker disable next-line ConditionalExpression: a fast path; mayStopOn of the bottom joins nothing
   if (refL !== BOT) mayStopOn(refL);
   if (mayWriteThrough(refL, target)) return;
   throw new SecurityStop(

@@ -22,6 +22,7 @@ import type { Execution, HostOutcome, HostRequest } from "../interpreter/program
 import type { Answer, Job, WorkerMessage } from "./worker.js";
 import { LabelReader, LabelWriter, readExecution, readRequest, writeOutcome } from "./wire.js";
 import { HostLimit } from "./host.js";
+import { createSpin, spinFor, type Spin } from "./spin.js";
 
 interface Slot {
   worker: Worker;
@@ -29,6 +30,8 @@ interface Slot {
   signal: Int32Array;
   heapMb: number;
   dead: boolean;
+  /** How this thread looks for the worker's next message (pool.ts nextSoon). */
+  spin: Spin;
 }
 
 /** At most this many workers at once; more runs wait for one. */
@@ -76,7 +79,7 @@ function spawn(heapMb: number): Slot {
   } else {
     worker = new Worker(new URL("./worker.js", here), options);
   }
-  const slot: Slot = { worker, port: port1, signal: new Int32Array(signal), heapMb, dead: false };
+  const slot: Slot = { worker, port: port1, signal: new Int32Array(signal), heapMb, dead: false, spin: createSpin(MAIN_SPIN_MS) };
   live++;
   worker.on("exit", () => retire(slot));
   // A failure of an idle worker: it is retired by its exit.
@@ -146,18 +149,16 @@ export async function runInWorker(job: Job, host: HostSide): Promise<Execution |
  * back to its event loop. A worker's next request usually follows within tens of µs; caught
  * here, it costs no event-loop wake-up, which on a VM costs more than the whole call (on the
  * 2-core CI machine, ~60 µs a call: benchmarks/calls.js). A worker that takes longer costs this
- * much of the main thread once per answer.
+ * much of the main thread once per answer; spins that keep failing switch themselves off for a
+ * while (spin.ts).
  */
 const MAIN_SPIN_MS = 0.1;
 
-/** The worker's next message if it comes within {@link MAIN_SPIN_MS}; else undefined (the port's listener gets it). */
-function nextSoon(port: MessagePort): WorkerMessage | undefined {
-  const until = performance.now() + MAIN_SPIN_MS;
-  for (let k = 1; ; k++) {
-    const got = receiveMessageOnPort(port) as { message: WorkerMessage } | undefined;
-    if (got !== undefined) return got.message;
-    if ((k & 3) === 0 && performance.now() > until) return undefined;
-  }
+/** The worker's next message if it comes within the slot's spin; else undefined (the port's listener gets it). */
+function nextSoon(slot: Slot): WorkerMessage | undefined {
+  let got: { message: WorkerMessage } | undefined;
+  spinFor(slot.spin, () => (got = receiveMessageOnPort(slot.port) as { message: WorkerMessage } | undefined) !== undefined);
+  return got?.message;
 }
 
 function drive(slot: Slot, job: Job, host: HostSide): Promise<Execution | Stopped> {
@@ -203,7 +204,7 @@ function drive(slot: Slot, job: Job, host: HostSide): Promise<Execution | Stoppe
             arm();
             // A worker still spinning sees the state change; one asleep (state 2) is woken.
             if (Atomics.exchange(slot.signal, 0, 1) === 2) Atomics.notify(slot.signal, 0);
-            const next = nextSoon(slot.port);
+            const next = nextSoon(slot);
             if (next !== undefined) onMessage(next);
           },
           // A budget the host refused ends the run as a limit; anything else is the host's failure.

@@ -9,6 +9,7 @@
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { type CompiledProgram, type HostOutcome, type HostRequest, compileProgram } from "../interpreter/program.js";
 import type { Mutants, ResolvedLimits } from "../interpreter/state.js";
+import { createSpin, spinFor } from "./spin.js";
 import { LabelReader, LabelWriter, type LabelDef, type WireExecution, type WireOutcome, readOutcome, writeExecution, writeRequest } from "./wire.js";
 
 /** A run, as the main thread posts it. */
@@ -81,17 +82,14 @@ const ANSWERED = 1;
  * How long the worker spins on the signal before it sleeps. A host call answered within it
  * costs no futex sleep and wake-up, which on some machines cost more than the whole call
  * (Atomics.notify alone took 75 µs per call on the 2-core CI machine; benchmarks/calls.js).
- * A tool that takes longer costs this much spinning once and then sleeps as before.
+ * A tool that takes longer costs this much spinning and then sleeps as before; spins that keep
+ * failing switch themselves off for a while (spin.ts).
  */
-const SPIN_MS = 0.25;
+const spin = createSpin(0.25);
 
 /** Returns once the host has answered: spins a short while, then sleeps until notified. */
 function awaitAnswer(signal: Int32Array): void {
-  const until = performance.now() + SPIN_MS;
-  for (let i = 1; Atomics.load(signal, 0) === WAITING; i++) {
-    // performance.now() is dearer than a load: read it every 64 turns.
-    if ((i & 63) === 0 && performance.now() > until) break;
-  }
+  if (spinFor(spin, () => Atomics.load(signal, 0) !== WAITING)) return;
   // Tells the host to notify; a host that answered meanwhile leaves the state ANSWERED, and there is no sleep.
   if (Atomics.compareExchange(signal, 0, WAITING, ASLEEP) !== WAITING) return;
   while (Atomics.load(signal, 0) === ASLEEP) Atomics.wait(signal, 0, ASLEEP);

@@ -76,17 +76,17 @@ const watchers = new WeakMap<AbortSignal, Set<() => void>>();
  * listener every call costs more than the call's other bookkeeping (issue 11).
  */
 function onAbort(signal: AbortSignal, f: () => void): () => void {
-  let set = watchers.get(signal);
-  if (set === undefined) {
-    const mine = new Set<() => void>();
-    set = mine;
-    watchers.set(signal, mine);
-    signal.addEventListener("abort", () => {
-      for (const g of [...mine]) g();
-      mine.clear();
-    }, { once: true });
-  }
+  const set = watchers.get(signal) ?? watch(signal);
   set.add(f);
-  const own = set;
-  return () => own.delete(f);
+  return () => set.delete(f);
+}
+
+function watch(signal: AbortSignal): Set<() => void> {
+  const set = new Set<() => void>();
+  watchers.set(signal, set);
+  signal.addEventListener("abort", () => {
+    for (const g of [...set]) g();
+    set.clear();
+  }, { once: true });
+  return set;
 }

@@ -34,6 +34,16 @@ interface Slot {
   spin: Spin;
 }
 
+/**
+ * How long the main thread, having answered, looks for the worker's next message before it goes
+ * back to its event loop. A worker's next request usually follows within tens of µs; caught
+ * here, it costs no event-loop wake-up, which on a VM costs more than the whole call (on the
+ * 2-core CI machine, ~60 µs a call: benchmarks/calls.js). A worker that takes longer costs this
+ * much of the main thread once per answer; spins that keep failing switch themselves off for a
+ * while (spin.ts).
+ */
+const MAIN_SPIN_MS = 0.1;
+
 /** At most this many workers at once; more runs wait for one. */
 const MAX_WORKERS = Math.max(2, Math.min(8, availableParallelism()));
 /** How long past its time limit a worker that does not stop by itself is given. */
@@ -144,15 +154,6 @@ export async function runInWorker(job: Job, host: HostSide): Promise<Execution |
   }
 }
 
-/**
- * How long the main thread, having answered, looks for the worker's next message before it goes
- * back to its event loop. A worker's next request usually follows within tens of µs; caught
- * here, it costs no event-loop wake-up, which on a VM costs more than the whole call (on the
- * 2-core CI machine, ~60 µs a call: benchmarks/calls.js). A worker that takes longer costs this
- * much of the main thread once per answer; spins that keep failing switch themselves off for a
- * while (spin.ts).
- */
-const MAIN_SPIN_MS = 0.1;
 
 /** The worker's next message if it comes within the slot's spin; else undefined (the port's listener gets it). */
 function nextSoon(slot: Slot): WorkerMessage | undefined {

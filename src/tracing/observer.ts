@@ -45,15 +45,17 @@ function noTracer(): boolean {
   return typeof provider.getDelegate === "function" && provider.getDelegate() === noopProvider;
 }
 
-/** The duration histogram alone, for a call whose span is OpenTelemetry's no-op. */
+/** The call's duration on the latency histogram (nothing without a meter provider). */
+function recordDuration(info: CallInfo, outcome: CallOutcome, errorType: string | undefined): void {
+  meters()?.toolDuration.record(outcome.durationMs / 1000, { [A.toolName]: info.tool, ...(errorType !== undefined ? { "error.type": errorType } : {}) });
+}
+
+/** The duration histogram alone: no tracer to make spans for (or no OpenTelemetry at all). */
 function measuredOnly(info: CallInfo): CallObservation {
   return {
     attempt() {},
     retry() {},
-    end(outcome) {
-      const errorType = errorTypeOf(outcome);
-      meters()?.toolDuration.record(outcome.durationMs / 1000, { [A.toolName]: info.tool, ...(errorType !== undefined ? { "error.type": errorType } : {}) });
-    },
+    end: (outcome) => recordDuration(info, outcome, errorTypeOf(outcome)),
   };
 }
 
@@ -61,14 +63,11 @@ function measuredOnly(info: CallInfo): CallObservation {
 export function otelCallObserver(): CallObserver {
   return {
     startCall(info): CallObservation {
-      if (otel() === undefined) return { attempt() {}, retry() {}, end() {} };
-      if (noTracer()) return measuredOnly(info);
+      // No span, no context switch around the tool, when nothing would keep them: each call's
+      // cost (issue 11). The duration is still measured.
+      if (otel() === undefined || noTracer()) return measuredOnly(info);
       const h = startSpan(`execute_tool ${info.tool}`, "internal", attributesOf(info), info.parent);
       const span = h.span;
-      // No tracer is set up (OpenTelemetry's no-op span, with no trace of its own): nothing to
-      // make current around the tool, no events; the duration is still measured. Each call's
-      // cost (issue 11).
-      if (span !== undefined && !span.isRecording() && !otel()!.isSpanContextValid(span.spanContext())) return measuredOnly(info);
       const traceparent = traceparentOf(span);
       return {
         ...(traceparent !== undefined ? { traceparent } : {}),
@@ -77,7 +76,7 @@ export function otelCallObserver(): CallObserver {
         end(outcome) {
           span?.setAttribute(A.attempts, outcome.attempts);
           const errorType = errorTypeOf(outcome);
-          meters()?.toolDuration.record(outcome.durationMs / 1000, { [A.toolName]: info.tool, ...(errorType !== undefined ? { "error.type": errorType } : {}) });
+          recordDuration(info, outcome, errorType);
           endSpan(span, errorType, outcome.kind === "error" ? outcome.failure.summary : undefined);
         },
       };

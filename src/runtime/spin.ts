@@ -1,7 +1,6 @@
 /**
  * A bounded spin that switches itself off while it keeps failing. The worker spins for the
- * host's answer and the main thread for the worker's next request (worker.ts, pool.ts), because
- * waking a sleeping thread costs more than a fast call on a VM. But a spin only pays while the
+ * host's answer (worker.ts), because waking a sleeping thread costs more than a fast call on a VM. But a spin only pays while the
  * other thread runs on another core: when both share one (a loaded machine), each spin holds the
  * core the other needs, and calls took ~600 µs instead of ~60 in stretches (benchmarks/calls.js).
  * So after {@link MISSES} spins in a row that found nothing, the next {@link OFF} waits sleep at

@@ -27,11 +27,11 @@ describe("noninterference over plans of the phase-2 builtins", () => {
   it("integrity", async () => {
     const report = await check("integrity");
     expect(report.counterexample).toBeUndefined();
-    expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.2);
+    expect(report.sinkUnderTaint / report.runs, `plans with a sink under taint (SLUICE_SEED=${report.seed})`).toBeGreaterThan(0.2);
   }, timeout(240_000));
   it("confidentiality", async () => {
     const report = await check("confidentiality");
     expect(report.counterexample).toBeUndefined();
-    expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.2);
+    expect(report.sinkUnderTaint / report.runs, `plans with a sink under taint (SLUICE_SEED=${report.seed})`).toBeGreaterThan(0.2);
   }, timeout(240_000));
 });

@@ -221,7 +221,11 @@ function drive(slot: Slot, job: Job, host: HostSide): Promise<Execution | Stoppe
             if (Atomics.exchange(slot.signal, 0, 1) === 2) Atomics.notify(slot.signal, 0);
             if (inARow >= MAX_IN_A_ROW) return;
             const next = nextSoon(slot.port, look);
-            if (next !== undefined) onMessage(next);
+            // Handled on the next tick, not here in the middle of the microtask queue: what the call
+            // just answered left queued (its process.nextTick callbacks, the rest of its promise
+            // chains: a client freeing its connection) runs first, as it did when each request was
+            // its own port event. No event-loop turn: the count in a row is unchanged.
+            if (next !== undefined) process.nextTick(() => finished || onMessage(next));
           },
           // A budget the host refused ends the run as a limit; anything else is the host's failure.
           (err: unknown) =>

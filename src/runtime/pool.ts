@@ -204,6 +204,9 @@ function drive(slot: Slot, job: Job, host: HostSide): Promise<Execution | Stoppe
     const onMessage = (message: WorkerMessage): void => {
       if (message.kind === "started") return arm();
       if (message.kind === "ask") {
+        // A request made after the run was stopped (its time limit, before the worker exits) is
+        // not answered: no tool runs for a run that already ended.
+        if (stoppedBy !== undefined) return;
         if (inARow++ === 0) setImmediate(() => (inARow = 0));
         // Past the bound, the request waits behind what the event loop has waiting (FIFO).
         else if (inARow > MAX_IN_A_ROW) return void setImmediate(() => finished || onMessage(message));

@@ -26,12 +26,12 @@ describe("noninterference over generated plans", () => {
     // The generator must exercise the guarantee: a good share of plans reach a sink under taint.
     // About 30%; the seed is new each run and one deviation over 400 pairs is ~2.3 points, so the
     // bar sits 4 deviations below (a shrinking generator fails it, an unlucky seed does not).
-    expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.2);
+    expect(report.sinkUnderTaint / report.runs, `plans with a sink under taint (SLUICE_SEED=${report.seed})`).toBeGreaterThan(0.2);
   }, timeout(60_000));
 
   it("confidentiality: secret inputs never change the allowed calls to public sinks", async () => {
     const report = await check("confidentiality");
     expect(report.counterexample).toBeUndefined();
-    expect(report.sinkUnderTaint / report.runs).toBeGreaterThan(0.2);
+    expect(report.sinkUnderTaint / report.runs, `plans with a sink under taint (SLUICE_SEED=${report.seed})`).toBeGreaterThan(0.2);
   }, timeout(60_000));
 });

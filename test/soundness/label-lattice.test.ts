@@ -102,3 +102,39 @@ describe("the label lattice", () => {
     }), RUNS);
   });
 });
+
+// Labels of lists that join one labelled item after another grow to hundreds of sources (or
+// readers); a few are then looked up in them by binary search (label.ts containsFew). The labels
+// above are too short to reach it.
+describe("the label lattice on long lists", () => {
+  const names = Array.from({ length: 120 }, (_, i) => `s${String(i).padStart(3, "0")}`);
+  const long = fc.uniqueArray(fc.constantFrom(...names), { minLength: 20, maxLength: 100 });
+  // A few names, mostly from the long list (so that containing all of them is often true).
+  const few = (from: string[]) => fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...from) }, { weight: 1, arbitrary: fc.constantFrom(...names) }), { maxLength: 5 });
+  const pair = long.chain((big) => fc.tuple(fc.constant(big), few(big), fc.boolean(), fc.boolean(), fc.boolean()));
+  const specs = pair.map(([big, small, onReaders, trustBig, trustSmall]) => {
+    const a: Spec = onReaders ? { readers: small, trusted: trustBig, sources: ["a"] } : { sources: big, trusted: trustBig };
+    const b: Spec = onReaders ? { readers: big, trusted: trustSmall, sources: ["a"] } : { sources: small, trusted: trustSmall };
+    return [{ l: Label.of(a), m: model(a) }, { l: Label.of(b), m: model(b) }] as const;
+  });
+
+  it("join, flowsTo and equals agree with the model, both ways round", () => {
+    fc.assert(fc.property(specs, ([a, b]) => {
+      for (const [x, y] of [[a, b], [b, a]] as const) {
+        expect(plain(x.l.join(y.l))).toEqual(join(x.m, y.m));
+        expect(x.l.flowsTo(y.l)).toBe(same(join(x.m, y.m), y.m));
+        expect(x.l.equals(y.l)).toBe(same(x.m, y.m));
+      }
+    }), { numRuns: 1000 });
+  });
+
+  it("a one-source label joined into a long one that has it returns the long one; one it lacks adds it", () => {
+    const big = Label.of({ sources: names });
+    for (const n of names) expect(big.join(Label.untrusted(n))).toBe(big);
+    const without = Label.of({ sources: names.filter((n) => n !== "s060") });
+    expect(without.join(Label.untrusted("s060")).sources).toEqual(names);
+    expect(Label.untrusted("s060").flowsTo(without)).toBe(false);
+    expect(Label.untrusted("s999").flowsTo(big)).toBe(false);
+    expect(Label.untrusted("a").flowsTo(big)).toBe(false);
+  });
+});

@@ -19,6 +19,11 @@ import { httpError } from "../calls/support.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A tool with an object parameter whose results are trusted: these tests are about timing, not labels. */
+function trustedTool<A>(spec: { name: string; retry?: { attempts: number }; run: (a: A) => unknown }) {
+  return defineTool({ description: spec.name, parameters: { type: "object" }, label: () => Label.trusted(), ...spec } as Parameters<typeof defineTool>[0]);
+}
+
 /** Counts event-loop turns: a setImmediate that schedules itself runs once per check phase. */
 function turns(): { readonly n: number; stop(): void } {
   let n = 0;
@@ -51,11 +56,8 @@ describe("the event loop turns every few calls (32d05b9 polls the port after an 
       const perTurn = new Map<number, number>();
       const lags: number[] = [];
       let loop = turns();
-      const fast = defineTool({
+      const fast = trustedTool({
         name: "fast",
-        description: "f",
-        parameters: { type: "object" },
-        label: () => Label.trusted(),
         run: async (a: { v: number }) => {
           const at = ++n;
           perTurn.set(loop.n, (perTurn.get(loop.n) ?? 0) + 1);
@@ -82,11 +84,8 @@ describe("the event loop turns every few calls (32d05b9 polls the port after an 
     const loop = turns();
     const perTurn = new Map<string, number>();
     const runs = [1, 2, 3].map((k) => {
-      const fast = defineTool({
+      const fast = trustedTool({
         name: "fast",
-        description: "f",
-        parameters: { type: "object" },
-        label: () => Label.trusted(),
         run: (a: { v: number }) => {
           const key = `${k}:${loop.n}`;
           perTurn.set(key, (perTurn.get(key) ?? 0) + 1);
@@ -115,11 +114,8 @@ describe("the event loop turns every few calls (32d05b9 polls the port after an 
     reader.on("data", (b: Buffer) => {
       for (let i = 0; i < b.length; i++) lags.push(n - sentAt[lags.length]);
     });
-    const fast = defineTool({
+    const fast = trustedTool({
       name: "fast",
-      description: "f",
-      parameters: { type: "object" },
-      label: () => Label.trusted(),
       run: (a: { v: number }) => {
         if (++n % 50 === 0) {
           sentAt.push(n);
@@ -157,11 +153,8 @@ describe("what a call schedules has run before the next call starts", () => {
       let ticked = 0;
       let chained = 0;
       const late: string[] = [];
-      const tool = defineTool({
+      const tool = trustedTool({
         name: "t",
-        description: "t",
-        parameters: { type: "object" },
-        label: () => Label.trusted(),
         run: async (a: { v: number }) => {
           const at = ++n;
           if (ticked !== at - 1) late.push(`call ${at}: the nextTick of call ${at - 1} has not run`);
@@ -204,11 +197,8 @@ describe("the caller's async context in every call, polled ones included", () =>
   it("held: three runs at once, each started in its own AsyncLocalStorage store: every call of each sees its run's store (answered at once, after a microtask, after a setImmediate, after a timer; Promise.all batches)", async () => {
     const als = new AsyncLocalStorage<string>();
     const seen: Record<string, string[]> = {};
-    const tool = defineTool({
+    const tool = trustedTool({
       name: "who",
-      description: "w",
-      parameters: { type: "object" },
-      label: () => Label.trusted(),
       run: async (a: { k: string; d: number }) => {
         (seen[a.k] ??= []).push(als.getStore() ?? "none");
         await answerBy(a.d);
@@ -232,11 +222,8 @@ describe("the caller's async context in every call, polled ones included", () =>
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
     try {
-      const tool = defineTool({
+      const tool = trustedTool({
         name: "traced",
-        description: "t",
-        parameters: { type: "object" },
-        label: () => Label.trusted(),
         run: async (a: { k: string; d: number }) => {
           trace.getTracer("the-tool").startSpan(`own ${a.k}`).end();
           await answerBy(a.d);
@@ -276,11 +263,8 @@ describe("the caller's async context in every call, polled ones included", () =>
 describe("order, recursion and the end of a run with the poll", () => {
   it("held: 12,000 calls answered at once: each call reads its own answer, the record is in program order, no stack growth", async () => {
     const depths: number[] = [];
-    const tool = defineTool({
+    const tool = trustedTool({
       name: "echo",
-      description: "e",
-      parameters: { type: "object" },
-      label: () => Label.trusted(),
       run: (a: { v: number }) => {
         if (a.v % 100 === 0) {
           const limit = Error.stackTraceLimit;
@@ -303,7 +287,7 @@ describe("order, recursion and the end of a run with the poll", () => {
   }, 60_000);
 
   it("held: runs that end right after fast calls (a throw, a step limit, a budget refusal, a host failure, a completed value) each end as they should while another run on the pool goes on; the pool then answers correctly", async () => {
-    const fast = defineTool({ name: "fast", description: "f", parameters: { type: "object" }, label: () => Label.trusted(), run: (a: { v: number }) => ({ v: a.v }) });
+    const fast = trustedTool({ name: "fast", run: (a: { v: number }) => ({ v: a.v }) });
     let fails = 0;
     const boom = defineTool({ name: "boom", description: "b", parameters: { type: "object" }, retry: { attempts: 1 }, run: () => { fails++; throw httpError(503); } });
     const ends = async () => {
@@ -329,11 +313,11 @@ describe("order, recursion and the end of a run with the poll", () => {
   }, 60_000);
 
   it("held: host time is not the program's with polled calls: 400 calls each answered after a 2 ms timer fit a 300 ms time limit; the program's own work between fast calls adds up to its limit; a busy loop after 300 fast calls is still stopped", async () => {
-    const slowish = defineTool({ name: "slowish", description: "s", parameters: { type: "object" }, label: () => Label.trusted(), run: async (a: { v: number }) => { await sleep(2); return { v: a.v }; } });
+    const slowish = trustedTool({ name: "slowish", run: async (a: { v: number }) => { await sleep(2); return { v: a.v }; } });
     const fits = await createRuntime({ tools: [slowish], limits: { timeMs: 300, hostCalls: 10_000 } }).run(`let s = 0;\nfor (let i = 0; i < 400; i++) s += slowish({ v: 1 }).v;\ns`);
     expect(fits.status).toBe("completed");
     expect(fits.value).toBe(400);
-    const fast = defineTool({ name: "fast", description: "f", parameters: { type: "object" }, label: () => Label.trusted(), run: (a: { v: number }) => ({ v: a.v }) });
+    const fast = trustedTool({ name: "fast", run: (a: { v: number }) => ({ v: a.v }) });
     // The program's own work between fast calls adds up: 400 × 100,000 steps is well over 200 ms.
     const works = await createRuntime({ tools: [fast], limits: { timeMs: 200, steps: 1e12, hostCalls: 10_000 } as never }).run(`for (let i = 0; i < 400; i++) { let j = 0; while (j < 100000) j++; fast({ v: j }); }\n1`);
     expect(works.error?.kind).toBe("limit");

@@ -1,8 +1,8 @@
 /**
- * Review of 32d05b9: after answering, the main thread polls the worker's port for up to 0.1 ms
- * (while fewer than 3 requests were answered since the event loop's check phase last ran) and
- * handles the message it finds at once, inside the promise callback of the answer. What this
- * file checks: how many calls a run makes per event-loop turn, alone and with other runs on the
+ * Written for a review of 32d05b9 (since reverted: it saved nothing measurable), in which the main
+ * thread, after answering, polled the worker's port for up to 0.1 ms and handled the message it
+ * found inside the promise callback of the answer; whatever shortcut the host's handshake takes,
+ * these must hold. What this file checks: how many calls a run makes per event-loop turn, alone and with other runs on the
  * pool; what a tool schedules (process.nextTick, a promise chain, setImmediate, socket I/O)
  * runs before, or within a few of, the calls after it; the caller's async context
  * (AsyncLocalStorage, OpenTelemetry's active span) in every call; order and recursion over many
@@ -49,7 +49,7 @@ async function answerBy(d: number): Promise<void> {
   if (d === 3) await sleep(1);
 }
 
-describe("the event loop turns every few calls (32d05b9 polls the port after an answer)", () => {
+describe("the event loop turns every few calls", () => {
   it("held: a run makes at most 3 calls per event-loop turn, whether its tool answers at once, after a microtask, after a process.nextTick or after a setImmediate; a setImmediate a tool schedules runs within 3 calls", async () => {
     for (const d of [0, 1, 4, 2]) {
       let n = 0;
@@ -141,12 +141,11 @@ describe("the event loop turns every few calls (32d05b9 polls the port after an 
 });
 
 describe("what a call schedules has run before the next call starts", () => {
-  // Before 32d05b9 every request was its own port event, and Node drains the nextTick queue and
-  // the microtask queue after each: whatever a tool's call queued there (a process.nextTick, a
-  // promise chain: an EventEmitter's deferred 'end', a client freeing its connection) had run
-  // before the host started the next call. 32d05b9 handles the polled request inside the
-  // previous answer's promise callback, in the middle of the microtask queue and before any
-  // nextTick: the next call (and the one after) starts first.
+  // Each request is its own port event, and Node drains the nextTick queue and the microtask
+  // queue after each: whatever a tool's call queued there (a process.nextTick, a promise chain:
+  // an EventEmitter's deferred 'end', a client freeing its connection) has run before the host
+  // starts the next call. 32d05b9 handled a polled request inside the previous answer's promise
+  // callback, before any nextTick, and the next call (and the one after) started first.
   it("a process.nextTick and a 20-step promise chain a tool starts have run when the next call of the run starts, whether the tool answers at once or after a microtask", async () => {
     for (const d of [0, 1]) {
       let n = 0;

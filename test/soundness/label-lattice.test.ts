@@ -21,7 +21,7 @@ const spec = fc.record({
 });
 type Spec = typeof spec extends fc.Arbitrary<infer T> ? T : never;
 
-function model(s: Spec): Model {
+function model(s: { readers?: "public" | readonly string[]; trusted?: boolean; sources?: readonly string[] }): Model {
   return { readers: s.readers === undefined || s.readers === "public" ? "public" : set(s.readers), trusted: s.trusted === true, sources: set(s.sources ?? []) };
 }
 
@@ -113,8 +113,9 @@ describe("the label lattice on long lists", () => {
   const few = (from: string[]) => fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...from) }, { weight: 1, arbitrary: fc.constantFrom(...names) }), { maxLength: 5 });
   const pair = long.chain((big) => fc.tuple(fc.constant(big), few(big), fc.boolean(), fc.boolean(), fc.boolean()));
   const specs = pair.map(([big, small, onReaders, trustBig, trustSmall]) => {
-    const a: Spec = onReaders ? { readers: small, trusted: trustBig, sources: ["a"] } : { sources: big, trusted: trustBig };
-    const b: Spec = onReaders ? { readers: big, trusted: trustSmall, sources: ["a"] } : { sources: small, trusted: trustSmall };
+    type Parts = Parameters<typeof model>[0];
+    const a: Parts = onReaders ? { readers: small, trusted: trustBig, sources: ["a"] } : { sources: big, trusted: trustBig };
+    const b: Parts = onReaders ? { readers: big, trusted: trustSmall, sources: ["a"] } : { sources: small, trusted: trustSmall };
     return [{ l: Label.of(a), m: model(a) }, { l: Label.of(b), m: model(b) }] as const;
   });
 

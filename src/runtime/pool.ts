@@ -7,8 +7,8 @@
  * One run on a worker: the job is posted; each host request the worker posts on its port is
  * answered by the host (on this thread), the answer posted on the same port and the shared
  * signal raised, which the worker sees while it spins briefly, or is woken by from
- * `Atomics.wait`; then this thread looks briefly for the worker's next request, a few requests in
- * a row at most, before it returns to its event loop. A wall-clock timer, paused while
+ * `Atomics.wait`; then this thread looks briefly for the worker's next request, up to
+ * {@link MAX_IN_A_ROW} requests in a row, before it returns to its event loop. A wall-clock timer, paused while
  * the host answers, stops a worker that overruns its time limit; `resourceLimits` bounds its heap.
  */
 import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from "node:worker_threads";
@@ -150,14 +150,13 @@ export async function runInWorker(job: Job, host: HostSide): Promise<Execution |
   }
 }
 
-
 /**
  * How long this thread, having answered, looks for the worker's next message before it goes back
  * to its event loop. A worker's next request usually follows within tens of µs; caught here, it
  * costs no event-loop wake-up, which on a VM costs more than the whole call (~60 µs a call on the
  * 2-core CI machine: benchmarks/calls.js). It looks only while fewer than {@link MAX_IN_A_ROW}
- * requests were answered since the event loop last turned, so timers, I/O and other runs wait a
- * few calls at most (an unbounded poll held a setImmediate for hundreds); a look that keeps
+ * requests were answered since the event loop last turned, so timers, I/O and other runs wait
+ * that many calls at most (an unbounded poll held a setImmediate for hundreds); a look that keeps
  * finding nothing (a slow worker) is switched off for a while (spin.ts).
  */
 const MAIN_SPIN_MS = 0.1;

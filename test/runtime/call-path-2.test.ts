@@ -12,16 +12,14 @@ import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { DEFAULT_RETRY, Label, createCallLayer, createRuntime, defineTool } from "../../src/index.js";
 import { resolveRetry } from "../../src/calls/execute.js";
 import { MAX_IN_A_ROW } from "../../src/runtime/pool.js";
+import { sleep, trustedTool } from "./call-path-support.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const within = <T>(p: Promise<T>, ms: number): Promise<T | "hung"> => Promise.race([p, sleep(ms).then(() => "hung" as const)]);
 
 function echoTool(name = "echo", k = 1) {
-  return defineTool({
+  return trustedTool({
     name,
     description: "Echoes.",
-    parameters: { type: "object" },
-    label: () => Label.trusted(),
     run: async (a: { v: number; d?: number }) => {
       if ((a.d ?? 0) > 0) await sleep(a.d!);
       return { v: a.v * k };

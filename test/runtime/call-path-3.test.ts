@@ -16,14 +16,9 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { describe, expect, it } from "vitest";
 import { Label, createRuntime, defineTool } from "../../src/index.js";
 import { httpError } from "../calls/support.js";
+import { sleep, trustedTool } from "./call-path-support.js";
 import { MAX_IN_A_ROW } from "../../src/runtime/pool.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A tool with an object parameter whose results are trusted: these tests are about timing, not labels. */
-function trustedTool<A>(spec: { name: string; retry?: { attempts: number }; run: (a: A) => unknown }) {
-  return defineTool({ description: spec.name, parameters: { type: "object" }, label: () => Label.trusted(), ...spec } as Parameters<typeof defineTool>[0]);
-}
 
 /** Counts event-loop turns: a setImmediate that schedules itself runs once per check phase. */
 function turns(): { readonly n: number; stop(): void } {

@@ -13,16 +13,14 @@ import { createBuckets } from "../../src/calls/buckets.js";
 import { failureLabelOf } from "../../src/calls/failure.js";
 import { canonicalJson } from "../../src/policy/canonical.js";
 import { httpError } from "../calls/support.js";
+import { sleep, trustedTool } from "./call-path-support.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Echoes v; d picks how it answers: 0 at once (spin path), 1 after a microtask, 2 and 3 after a timer (sleep path). */
 function echoTool(k = 1, name = "echo") {
-  return defineTool({
+  return trustedTool({
     name,
     description: "Echoes.",
-    parameters: { type: "object" },
-    label: () => Label.trusted(),
     run: async (a: { v: number; d?: number }) => {
       const d = a.d ?? 0;
       if (d === 1) await Promise.resolve();

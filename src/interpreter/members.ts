@@ -11,7 +11,7 @@ import { dateMethods } from "./builtins/date.js";
 import { regexpMethods } from "./builtins/regexp.js";
 import { isColl, mapMethods, refuseOwnProperty, setMethods } from "./builtins/collections.js";
 import { throwError, typeError } from "./errors.js";
-import { join2, mayThrowOn, readElem, readSlot, reshape, stored, withContents, writeElem, writeSlot, writeThrough } from "./rules.js";
+import { join2, mayThrowOn, moved, readElem, readSlot, reshape, stored, withContents, writeElem, writeSlot, writeThrough } from "./rules.js";
 import { charge, checkArrayLength, st } from "./state.js";
 import { ARR, BOT, DATE, FN, OBJ, RE, type BuiltinFlags, type BuiltinImpl, type Fn, type Val, describe, flagsOf, isRef, toKey } from "./values.js";
 
@@ -249,6 +249,8 @@ export function deleteMember(obj: Val, objL: Label, key: Val, keyL: Label): bool
   }
   if (obj.k === ARR) {
     const k = toKey(key);
+    // Whether it moves anything depends on the length: it forgets how the array was built either way.
+    moved(obj);
     if (INDEX.test(k) && Number(k) < obj.items.length) {
       obj.items[Number(k)] = undefined;
       reshape(obj, keyL);

@@ -24,7 +24,7 @@ import { TDZ } from "./compile/patterns.js";
 import { hoist, newEnv, newScope } from "./compile/scope.js";
 import { builtinGlobals } from "./builtins/globals.js";
 import { builtinEffectNames, peekMember } from "./members.js";
-import { setMemberLookup, join2, deepLabel, mayThrowOn } from "./rules.js";
+import { setMemberLookup, join2, deepLabel, mayThrowOn, moved } from "./rules.js";
 import { fromHostParts, toInternal, toPlain, type HostPart, type LabelledPath } from "./convert.js";
 import { throwCallFailure, throwError } from "./errors.js";
 import { Blocked, LimitExceeded, ProgramThrow, SecurityStop, type Mutants, type ResolvedLimits, charge, resetState, st } from "./state.js";
@@ -175,6 +175,8 @@ function settle(batch: Pending[], start: number, array: Val | undefined): void {
     const index = at.get(p.standIn);
     if (index === undefined) throw new Error("internal error: a deferred call's result has no place in Promise.all's array");
     const arr = array as Arr;
+    // Its element labels join the answer's, not the pc: the parts it was built from no longer decide a search (coarse).
+    moved(arr);
     arr.items[index] = v;
     if (st.l !== BOT) {
       if (arr.lbls === null) arr.lbls = arr.items.map(() => BOT);

@@ -22,7 +22,7 @@ import type { Label } from "../labels/index.js";
 import type { Env } from "./compile/scope.js";
 import { hop } from "./compile/scope.js";
 import { SecurityStop, charge, st, syncPc } from "./state.js";
-import { ARR, BOT, DATE, FN, OBJ, RE, type Arr, type Fn, type Obj, type Val, flagsOf, isRef, setElemLabel, elemLabel } from "./values.js";
+import { ARR, BOT, DATE, FN, OBJ, RE, type Arr, type Cut, type Fn, type Obj, type Val, flagsOf, isRef, setElemLabel, elemLabel } from "./values.js";
 
 /**
  * True when `l` is at least as restrictive as `r` in what decisions read (integrity and
@@ -112,11 +112,14 @@ export function writeThrough(refL: Label, target: { label: Label; born?: Label }
 }
 
 /** True when {@link writeThrough} lets the write through (the reference's label is on every read of the target). */
-export function mayWriteThrough(refL: Label, target: { label: Label; born?: Label }): boolean {
-  if (refL === BOT || st.mutants.noAliasFloor || restricts(target.label, refL)) return true;
+export function mayWriteThrough(refL: Label, target: { label: Label; born?: Label; cuts?: readonly Cut[] }): boolean {
+  // An array built from parts is read by the label of its lowest cut (positionLabel): a write
+  // the whole label covers may still change what a search in a trusted part answers (attack r15).
+  const label = target.cuts === undefined ? target.label : target.cuts[0].l;
+  if (refL === BOT || st.mutants.noAliasFloor || restricts(label, refL)) return true;
   // An object made under a decision at least as labelled exists only where that decision went
   // its way: no other run has it, and every reference to it carries the decision.
-  return target.born !== undefined && restricts(join2(target.label, target.born), refL);
+  return target.born !== undefined && restricts(join2(label, target.born), refL);
 }
 
 /** Writes `key` of `o` with a value labelled `vl`, through a key labelled `keyL`. */
@@ -151,7 +154,7 @@ export function writeElem(a: Arr, i: number, v: Val, vl: Label, keyL: Label): vo
   } else a.items[i] = v;
   setElemLabel(a, i, join2(stored(vl), keyL));
   // Stryker disable next-line ConditionalExpression: joining the bottom changes nothing
-  if (keyL !== BOT) a.label = join2(a.label, keyL);
+  if (keyL !== BOT) raiseArray(a, keyL);
 }
 
 /**
@@ -172,7 +175,12 @@ function chosenBy(v: Val, keyL: Label): void {
     const x = todo.pop();
     if (!isRef(x) || (x.k !== OBJ && x.k !== ARR) || seen.has(x)) continue;
     seen.add(x);
-    if (pc === BOT || restricts(join2(x.label, x.born ?? BOT), pc)) x.label = join2(x.label, keyL);
+    // An array built from parts carries the decision only if its lowest cut does (positionLabel).
+    const lowest = x.k === ARR && x.cuts !== undefined ? x.cuts[0].l : x.label;
+    if (pc === BOT || restricts(join2(lowest, x.born ?? BOT), pc)) {
+      if (x.k === ARR) raiseArray(x, keyL);
+      else x.label = join2(x.label, keyL);
+    }
     if (x.k === OBJ) for (const slot of x.props.values()) todo.push(slot.v);
     else for (const item of x.items) todo.push(item);
   }
@@ -210,11 +218,53 @@ export function spreadOverwrites(o: Obj, keysL: Label, keys: ReadonlySet<string>
 
 /** A change to a container's structure (push, pop, sort, delete, …) under the current pc. */
 export function reshape(o: Obj | Arr, extra: Label = BOT): void {
+  if (o.k === ARR) moved(o);
   const l = join2(st.pc, extra);
   if (l === BOT) return;
   // Stryker disable next-line ConditionalExpression: the label is raised by the same l, and every read of an object's shape (a missing key, `in`, keysLabel's callers, a Map lookup, conversion) joins its label too
   if (o.k === OBJ) o.shape = join2(o.shape, l);
   o.label = join2(o.label, l);
+}
+
+/**
+ * Rule (positions of an array built from parts): in `[...a, ...b]` the first `a.length`
+ * positions, and which of a's elements stand there in what order, are decided by a's label
+ * alone, whatever b holds; later parts only append. So a search that stops at position i (find,
+ * findIndex, some, every, indexOf, includes) is decided by the cut that covers i, not by the
+ * whole array's `label` (issue 15: a handle found among the members before the untrusted
+ * senders). Sound only while every position stays where the literal put it: any change that can
+ * move one (a length change, an insertion, a sort, a write past the end, and the upgrade of such
+ * a change not made) forgets the cuts ({@link moved}), in the run that makes it and in the run
+ * that does not, alike; a raise of the array's label that moves nothing raises every cut too
+ * ({@link raiseArray}). Writes in place (`a[0] = x`, fill) move nothing: their element labels say
+ * what they wrote.
+ */
+export function positionLabel(a: Arr, i: number): Label {
+  const cuts = a.cuts;
+  // Stryker disable next-line ConditionalExpression: a fast path; the loop finds no cut either
+  if (cuts === undefined) return a.label;
+  for (const c of cuts) if (i < c.n) return c.l;
+  return a.label;
+}
+
+/** Positions of `a` may have moved: what decided them is its label again. */
+export function moved(a: Arr): void {
+  if (a.cuts !== undefined) a.cuts = undefined;
+}
+
+/** Raises `a`'s label, and every cut's with it, by `l` (nothing moved). */
+export function raiseArray(a: Arr, l: Label): void {
+  a.label = join2(a.label, l);
+  if (a.cuts !== undefined) a.cuts = a.cuts.map((c) => ({ n: c.n, l: join2(c.l, l) }));
+}
+
+/**
+ * The cuts of an array literal's parts: after each part, how many positions there were and the
+ * label of what decided them so far. Only cuts below the whole array's label are kept.
+ */
+export function cutsOf(cuts: Cut[], label: Label): Cut[] | undefined {
+  const kept = cuts.filter((c) => c.n > 0 && c.l !== label && !label.flowsTo(c.l));
+  return kept.length === 0 ? undefined : kept;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,7 +358,12 @@ export function upgradeObject(target: Val, key: string | null, l: Label, deletes
   } else if (target.k === ARR) {
     // Stryker disable next-line Regex: a key with anything but digits is NaN as a number, never below the length
     if (!deletes && key !== null && /^\d+$/.test(key) && Number(key) < target.items.length) setElemLabel(target, Number(key), join2(elemLabel(target, Number(key)), l));
-    else target.label = join2(target.label, l);
+    else {
+      // As the change made would have: a write past the end appends and moves no position
+      // (writeElem); anything else may have moved one (reshape, deleteMember).
+      if (deletes || key === null || !/^\d+$/.test(key)) moved(target);
+      target.label = join2(target.label, l);
+    }
   } else if (target.k === DATE) target.label = join2(target.label, l);
   // Any regex's lastIndex can be assigned; only a global or sticky one's is moved by test and exec.
   else if (target.k === RE && (key !== null || /[gy]/.test(target.flags))) target.label = join2(target.label, l);

@@ -60,6 +60,18 @@ export interface Arr {
   born?: Label;
   /** A match result's `index`, `input` and `groups` (read-only; JSON and spread do not see them). */
   extra?: Map<string, Slot>;
+  /**
+   * Built from parts (`[...members, ...senders]`): for the first `n` positions of each cut, the
+   * label of what decided which elements are there and in what order, below `label`. Kept only
+   * while no change moves a position (rules.ts, {@link Cut}).
+   */
+  cuts?: Cut[];
+}
+
+/** Positions `0 .. n-1` of an array, and what decided them (rules.ts `positionLabel`). */
+export interface Cut {
+  n: number;
+  l: Label;
 }
 
 /** How a builtin runs: sets `st.l` to the result's label and returns the result. */

@@ -34,6 +34,7 @@ export { calledPositionArb } from "./gen-positions.js";
 export { catchFinallyStatementArb, guardStatementArb } from "./gen-guards.js";
 export { calleeStatementArb } from "./gen-callees.js";
 export { logicalStatementArb } from "./gen-logical.js";
+export { cutsStatementArb } from "./gen-cuts.js";
 export { placeStatementArb, PLACE_TAGS } from "./gen-places.js";
 export { mechanismStatementArb, MECHANISM_TAGS } from "./gen-mechanisms.js";
 export { hostilePlanArb, HOSTILE_STATEMENTS, REFUSED_FRAGMENTS } from "./gen-hostile.js";

@@ -46,7 +46,9 @@ const cases: Array<[string, string, boolean]> = [
   ["some depends on the decisions made", `l.some((e) => e.a === "y")`, false],
   ["sort order depends on comparisons", `[...l].sort((x, y) => x.a < y.a ? 1 : -1)[0].n`, false],
   ["reduce over an untrusted element", `l.reduce((acc, e) => acc + e.n, 0)`, false],
-  ["includes compares every element", `l.map((e) => e.a).includes("x")`, false],
+  ["includes compares the elements up to the match: past an untrusted one", `l.map((e) => e.a).includes("z")`, false],
+  ["includes compares the elements up to the match: before any untrusted one", `l.map((e) => e.a).includes("x")`, true],
+  ["includes without a match compares every element", `l.map((e) => e.a).includes("w")`, false],
   ["join joins the elements' labels", `l.map((e) => e.a).join(",")`, false],
   // Implicit flows
   ["if: the taken branch", `let x = 0; if (u.c === false) { x = 1; } x`, false],

@@ -5,7 +5,7 @@
  */
 import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
-import { enterPc, join2, leavePc, mayThrowOn, reshape, stored, underPc, withContents, writeThrough } from "../rules.js";
+import { enterPc, join2, leavePc, mayThrowOn, positionLabel, reshape, stored, underPc, withContents, writeThrough } from "../rules.js";
 import { callBack, upgradeCallback } from "../rules-calls.js";
 import { charge, charsOf, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Val, elemLabel, isRef, joinChecked, newArr, toStr, truthy, toNum, toKey } from "../values.js";
@@ -40,8 +40,10 @@ function checkCallback(cb: Val, cbL: Label, base: Label): void {
  * so the array's own label is joined again at every step.
  */
 function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean, visit: (i: number, r: Val, rl: Label) => boolean, fromEnd = false): Label {
-  let decided = base(a, selfL);
-  checkCallback(cb, cbL, decided);
+  // A search from the start that stops at i was decided by the positions up to i (rules.ts positionLabel).
+  const at = stops && !fromEnd ? (i: number) => positionLabel(a, i) : () => a.label;
+  checkCallback(cb, cbL, base(a, selfL));
+  let decided = join2(selfL, at(0));
   const saved = st.spc;
   if (!underPc(join2(decided, cbL))) enterPc(join2(decided, cbL));
   try {
@@ -49,16 +51,19 @@ function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean,
     for (let k = 0; ; k++) {
       step();
       const i = fromEnd ? len - 1 - k : k;
-      // Rule (live decisions): the step is decided by the length now.
-      if (!st.mutants.noLoopPc && a.label !== BOT && !a.label.flowsTo(decided)) {
-        decided = join2(decided, a.label);
+      // Rule (live decisions): the step is decided by the length now (by the cut that covers
+      // position i, for a search from the start: the positions before the cut are there whatever
+      // follows; a callback that moves any forgets the cuts).
+      const pl = k < len ? at(i) : a.label;
+      if (!st.mutants.noLoopPc && pl !== BOT && !pl.flowsTo(decided)) {
+        decided = join2(decided, pl);
         if (!underPc(decided)) enterPc(decided);
       }
       if (!(k < len && i < a.items.length)) break;
       const el = join2(decided, lbl(a, i));
       const r = callBack(cb, cbL, [a.items[i], i, a], [el, decided, selfL]);
       const rl = st.l;
-      if (visit(i, r, rl)) return (decided = join2(join2(decided, rl), a.label));
+      if (visit(i, r, rl)) return (decided = join2(join2(decided, rl), at(i)));
       if (stops && rl !== BOT && !st.mutants.callbackDropsResult) {
         decided = join2(decided, rl);
         if (!underPc(rl)) enterPc(rl);
@@ -322,13 +327,16 @@ const methods: Record<string, Builtin> = {
 
 function search(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: "indexOf" | "lastIndexOf" | "includes"): Val {
   const a = asArray(self, selfL, kind);
-  // Rule: where (and whether) a value is found depends on every element compared.
-  let l = join2(base(a, selfL), argsLabel(args, argLs));
-  for (let i = 0; i < a.items.length; i++) l = join2(l, lbl(a, i));
   const x = args[0];
   const from = toInt(args[1], kind === "lastIndexOf" ? a.items.length - 1 : 0);
   // Our values compare as the host's do: primitives by value, references by identity.
   const v = kind === "includes" ? a.items.includes(x, from) : kind === "indexOf" ? a.items.indexOf(x, from) : a.items.lastIndexOf(x, from);
+  // Rule: where (and whether) a value is found depends on every element compared, and on the
+  // positions up to where it stopped (a search from the start: rules.ts positionLabel).
+  const found = kind === "lastIndexOf" || args.length > 1 ? -1 : a.items.indexOf(x);
+  const upTo = found < 0 ? a.items.length - 1 : found;
+  let l = join2(join2(selfL, found < 0 ? a.label : positionLabel(a, found)), argsLabel(args, argLs));
+  for (let i = 0; i <= upTo; i++) l = join2(l, lbl(a, i));
   return ret(v, l);
 }
 

@@ -7,9 +7,9 @@ import { RE2JS } from "re2js";
 import type { Label } from "../../labels/index.js";
 import { deleteMember, getMember, hasMember } from "../members.js";
 import { binary, instanceOf, unary } from "../operators.js";
-import { enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, spreadOverwrites, underPc, withContents } from "../rules.js";
+import { cutsOf, enterPc, exitRegion, join2, keysLabel, leavePc, mayThrowOn, spreadOverwrites, underPc, withContents } from "../rules.js";
 import { charge, charsOf, checkArrayLength, checkString, st } from "../state.js";
-import { ARR, BOT, OBJ, RE, type Obj, type Val, enumerableKeys, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
+import { ARR, BOT, OBJ, RE, type Cut, type Obj, type Val, enumerableKeys, isRef, newArr, newObj, toKey, toStr, truthy, typeOf, elemLabel } from "../values.js";
 import { type Cx, type Expr, compileExpr, effectsOf, exprHandlers, isInert, unsupported } from "./context.js";
 import { compileFunction } from "./functions.js";
 import { TDZ, throwReference } from "./patterns.js";
@@ -116,6 +116,7 @@ exprHandlers.ArrayExpression = (node: acorn.ArrayExpression, cx) => {
     const lbls: Label[] = [];
     let structure: Label = BOT;
     let labelled = false;
+    let cuts: Cut[] | null = null;
     for (const p of parts) {
       if (p === null) (items.push(undefined), lbls.push(BOT));
       else if (p.value !== undefined) {
@@ -126,7 +127,16 @@ exprHandlers.ArrayExpression = (node: acorn.ArrayExpression, cx) => {
         const v = (p.spread as Expr)(env);
         const vl = st.l;
         // Rule: how many elements a spread adds depends on the spread value.
+        const before = structure;
+        const at = items.length;
         structure = join2(structure, spreadInto(v, vl, items, lbls));
+        // Rule (positions, rules.ts positionLabel): what came before this part stays where it
+        // is, decided by `before`; what it added, by `structure` so far.
+        if (structure !== before) {
+          cuts ??= [];
+          if (cuts.at(-1)?.n !== at) cuts.push({ n: at, l: before });
+          cuts.push({ n: items.length, l: structure });
+        }
         labelled = true;
       }
     }
@@ -134,6 +144,10 @@ exprHandlers.ArrayExpression = (node: acorn.ArrayExpression, cx) => {
     charge(16 * items.length + 32);
     st.l = BOT;
     const a = newArr(items, labelled ? lbls : null, structure);
+    if (cuts !== null) {
+      const kept = cutsOf(cuts, structure);
+      if (kept !== undefined) a.cuts = kept;
+    }
     if (st.pc !== BOT) a.born = st.pc;
     return a;
   };

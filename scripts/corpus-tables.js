@@ -66,7 +66,7 @@ const CAUSES = [
   ["Policy asks where the person decides", tasksOf({ banking: [2, 6, 10, 13], messaging: [5, 9, 10, 11, 13], travel: [3, 7, 10, 13], workspace: [4, 5, 7, 9, 10, 11, 13] })],
   ["Policy denies, as for the reference plan", () => false],
   ["Precision loss in sluice: a method called", tasksOf({ banking: [3, 12] })],
-  ["Precision loss in sluice: the same callee", tasksOf({ workspace: [15] })],
+  ["The label model: a reply that quotes mail", tasksOf({ workspace: [15] })],
   ["Planner: looks up a name", (p) => p.suite === "messaging" && ["user_task_2", "user_task_4"].includes(p.task) && p.variant === "live-b"],
   ["The suite's task is built to be refused", tasksOf({ textbook: [1, 2] })],
 ];

@@ -358,8 +358,7 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
       record.error = `the result is not plain data: ${problem}`;
       return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args, host) };
     }
-    // One copy is shared by the record, the label function and what the program is sent: none may change it.
-    deepFreeze(read.value);
+    // One copy, frozen as it was read, is shared by the record, the label function and what the program is sent.
   }
   record.result = read.value;
   let label = resultLabel(tool, read.value, args);

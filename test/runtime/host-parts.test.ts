@@ -72,13 +72,22 @@ describe("a tool result read once with its parts listed", () => {
     expect(() => readHostData(bad, { labels: "keep" })).toThrow(/`list\.1\.secret`/);
   });
 
+  it("freezes every container and date it makes, and leaves the tool's own value alone", () => {
+    const result = { a: [{ b: 1 }, labeled({ c: [2] }, Label.untrusted("x"))], d: new Date(0) };
+    const read = readHostParts(result);
+    const v = read.value as { a: [{ b: number }, { c: number[] }]; d: Date };
+    for (const x of [v, v.a, v.a[0], v.a[1], v.a[1].c, v.d]) expect(Object.isFrozen(x)).toBe(true);
+    expect(Object.isFrozen(result) || Object.isFrozen(result.a)).toBe(false);
+  });
+
   it("makes own data properties even where Object.prototype has a setter of that name", () => {
     const set: unknown[] = [];
     Object.defineProperty(Object.prototype, "polluted", { set: (v) => set.push(v), configurable: true });
     try {
       const read = readHostParts({ polluted: "data", ["__proto__"]: 1, ok: true });
       expect(set).toEqual([]);
-      expect(Object.getOwnPropertyDescriptor(read.value, "polluted")).toMatchObject({ value: "data", enumerable: true, writable: true });
+      // Frozen as read: one copy is shared by the record, the label function and the program.
+      expect(Object.getOwnPropertyDescriptor(read.value, "polluted")).toMatchObject({ value: "data", enumerable: true, writable: false });
       expect(Object.getPrototypeOf(read.value)).toBe(Object.prototype);
     } finally {
       delete (Object.prototype as { polluted?: unknown }).polluted;

@@ -12,6 +12,7 @@
  * `labeled(...)` parts; getters, functions, symbols, class instances, Maps, cycles and the like
  * are refused with an error naming the path ({@link HostDataError}).
  */
+import { types } from "node:util";
 import { Label, isLabeled, labeled } from "../labels/index.js";
 import { throwError } from "./errors.js";
 import { join2 } from "./rules.js";
@@ -314,9 +315,11 @@ function inspect(x: unknown, where: Where, budget?: { left: number }): HostNode 
   const proto = Object.getPrototypeOf(x);
   if (proto !== Object.prototype && proto !== null) throw new HostDataError(`${whatIs(x)} was found`, where(), true);
   const entries: Array<[string, unknown]> = [];
-  // Own enumerable string keys (Object.keys runs no getter); each read by its descriptor. About
-  // three times faster than walking Reflect.ownKeys for a result of many small objects.
-  for (const key of Object.keys(x)) {
+  // Own enumerable string keys (Object.keys runs no getter), each read by its descriptor: about
+  // three times faster than walking Reflect.ownKeys for a result of many small objects. Not for a
+  // Proxy, whose descriptor trap Object.keys would call once more per key (review of 4e73adc).
+  for (const key of types.isProxy(x) ? Reflect.ownKeys(x) : Object.keys(x)) {
+    if (typeof key !== "string") continue;
     const d = Object.getOwnPropertyDescriptor(x, key);
     if (d === undefined || !d.enumerable) continue;
     if (!("value" in d)) throw new HostDataError(`a getter or setter was found`, childPath(where(), key), true);

@@ -80,6 +80,13 @@ describe("a tool result read once with its parts listed", () => {
     expect(Object.isFrozen(result) || Object.isFrozen(result.a)).toBe(false);
   });
 
+  it("asks a Proxy for each key's descriptor once, so one that answers differently the second time reads as before", () => {
+    let calls = 0;
+    const proxy = new Proxy({ a: 1, b: 2 }, { getOwnPropertyDescriptor: (t, k) => (calls++, Reflect.getOwnPropertyDescriptor(t, k)) });
+    expect(readHostParts({ x: proxy }).value).toEqual({ x: { a: 1, b: 2 } });
+    expect(calls).toBe(2);
+  });
+
   it("makes own data properties even where Object.prototype has a setter of that name", () => {
     const set: unknown[] = [];
     Object.defineProperty(Object.prototype, "polluted", { set: (v) => set.push(v), configurable: true });

@@ -5,6 +5,7 @@
  * repeated run takes over from `previous`), the tool, its canonical arguments and how many
  * calls with the same tool and arguments came before in the run.
  */
+import * as crypto from "node:crypto";
 import { createHash, randomUUID } from "node:crypto";
 import { canonicalJson } from "../policy/canonical.js";
 
@@ -27,9 +28,12 @@ export function idempotencyKey(runKey: string, tool: string, args: unknown, occu
   return keyOf(runKey, tool, canonical(args), occurrence);
 }
 
+/** SHA-256 in one call where Node has it (20.12 and later): no Hash object per call. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "base64url") => string }).hash;
+const sha256 = oneShot !== undefined ? (text: string) => oneShot("sha256", text, "base64url") : (text: string) => createHash("sha256").update(text).digest("base64url");
+
 function keyOf(runKey: string, tool: string, text: string, occurrence: number): string {
-  const digest = createHash("sha256").update(JSON.stringify([runKey, tool, text, occurrence])).digest("base64url");
-  return `sluice-${digest.slice(0, 32)}`;
+  return `sluice-${sha256(JSON.stringify([runKey, tool, text, occurrence])).slice(0, 32)}`;
 }
 
 /** Hands out call ids and idempotency keys for one run. */
@@ -41,16 +45,18 @@ export interface Keyring {
 
 /** A keyring for a run; pass the previous attempt's run key to repeat its keys. */
 export function createKeyring(runKey: string = newRunKey()): Keyring {
-  const seen = new Map<string, number>();
+  // Calls so far by tool, then by the canonical text of their arguments.
+  const seen = new Map<string, Map<string, number>>();
   let calls = 0;
   return {
     runKey,
     next(tool, args) {
       // The arguments' canonical text once per call: the key is a hash of it (each call's cost).
       const text = canonical(args);
-      const id = JSON.stringify([tool, text]);
-      const occurrence = seen.get(id) ?? 0;
-      seen.set(id, occurrence + 1);
+      let byArgs = seen.get(tool);
+      if (byArgs === undefined) seen.set(tool, (byArgs = new Map()));
+      const occurrence = byArgs.get(text) ?? 0;
+      byArgs.set(text, occurrence + 1);
       calls += 1;
       return { callId: `call_${calls}`, idempotencyKey: keyOf(runKey, tool, text, occurrence) };
     },

@@ -15,13 +15,12 @@ import type { Permissions } from "./permissions.js";
 import { declareRequirements } from "./requirements.js";
 import type { Policy } from "./types.js";
 
-/**
- * The policy of a tool that has none: read-only tools are allowed; side-effecting tools only
- * when every argument and the context are trusted, else denied.
- */
-export function defaultToolPolicy(options: { sideEffect: boolean }): Policy {
-  if (!options.sideEffect) return declareRequirements(() => allow(), []);
-  return declareRequirements((call) => {
+/** A read-only tool without a policy of its own: allowed. */
+const READ_ONLY_DEFAULT: Policy = declareRequirements(() => allow(), []);
+
+/** A side-effecting tool without a policy of its own: every argument and the context trusted. */
+const SIDE_EFFECT_DEFAULT: Policy = declareRequirements(
+  (call) => {
     const untrusted = argumentPaths(call).filter((path) => !call.label(path).trusted);
     const problems = untrusted.slice(0, MAX_LISTED).map((path) => untrustedText(call, path, call.label(path)));
     if (untrusted.length > MAX_LISTED) problems.push(`${untrusted.length - MAX_LISTED} more arguments are untrusted`);
@@ -30,7 +29,17 @@ export function defaultToolPolicy(options: { sideEffect: boolean }): Policy {
     if (!call.context.trusted) problems.push(contextText(call.context));
     if (problems.length === 0) return allow();
     return deny(`${call.tool} has no policy of its own and changes the world, so every argument and the context must be trusted, but ${problems.join("; ")}`);
-  }, [{ kind: "everyArgumentTrusted", effect: "deny", why: "the tool has no policy of its own and changes the world" }]);
+  },
+  [{ kind: "everyArgumentTrusted", effect: "deny", why: "the tool has no policy of its own and changes the world" }],
+);
+
+/**
+ * The policy of a tool that has none: read-only tools are allowed; side-effecting tools only
+ * when every argument and the context are trusted, else denied. One function each, made once:
+ * {@link decideCall} asks for it at every call of such a tool.
+ */
+export function defaultToolPolicy(options: { sideEffect: boolean }): Policy {
+  return options.sideEffect ? SIDE_EFFECT_DEFAULT : READ_ONLY_DEFAULT;
 }
 
 /** Runs a policy without letting it crash the run: a throw or a malformed answer denies. */

@@ -29,6 +29,19 @@ describe("an array built from parts", () => {
     expect(pair.traces.every((t) => t.length === 1 && !t[0].includes("ask")), JSON.stringify(pair.traces)).toBe(true);
   });
 
+  it.each([
+    ["find", "t.list.concat(u.list).find((x) => x === 2)", true],
+    ["includes, an argument that is not an array", "t.list.concat(u.a, u.list).includes(1)", true],
+    ["find past the receiver", "t.list.concat(u.list).find((x) => x > 2)", false],
+    ["find after a push", "(() => { const h = t.list.concat(u.list); h.push(1); return h.find((x) => x === 2); })()", false],
+    ["an untrusted receiver", "u.list.concat(t.list).find((x) => x === 2)", false],
+    ["a receiver whose length untrusted data decided", "(() => { const r = [1, 2]; if (u.a > 0) r.pop(); return r.concat(t.list).find((x) => x === 2); })()", false],
+  ])("concat, %s: the receiver's elements are decided by the receiver alone", async (_what, search, allowed) => {
+    const pair = await pairOf(`${HEAD}send({ value: ${search} });`, "integrity", [{ t: { list: [1, 2] }, u: { list: [3], a: 1 } }, { t: { list: [1, 2] }, u: { list: [4, 5, 2], a: 0 } }]);
+    expect(pair.ok, JSON.stringify(pair.traces)).toBe(true);
+    expect(pair.traces.every((t) => t.length === 1 && t[0].includes("ask") !== allowed), JSON.stringify(pair.traces)).toBe(true);
+  });
+
   it("a search in the public part of a list with a secret tail may be sent", async () => {
     const pair = await pairOf(`${HEAD}const h = [...t.list, ...s.list];\nsend({ value: h.find((x) => x === 2) });`, "confidentiality", SECRET);
     expect(pair.traces.every((t) => t.length === 1 && !t[0].includes("ask")), JSON.stringify(pair.traces)).toBe(true);

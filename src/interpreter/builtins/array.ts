@@ -5,7 +5,7 @@
  */
 import type { Label } from "../../labels/index.js";
 import { typeError } from "../errors.js";
-import { enterPc, join2, leavePc, mayThrowOn, positionLabel, reshape, stored, underPc, withContents, writeThrough } from "../rules.js";
+import { cutsOf, enterPc, join2, leavePc, mayThrowOn, positionLabel, reshape, stored, underPc, withContents, writeThrough } from "../rules.js";
 import { callBack, upgradeCallback } from "../rules-calls.js";
 import { charge, charsOf, checkArrayLength, checkString, st, step } from "../state.js";
 import { ARR, BOT, FN, OBJ, type Arr, type BuiltinFlags, type Val, elemLabel, isRef, joinChecked, newArr, toStr, truthy, toNum, toKey } from "../values.js";
@@ -210,7 +210,12 @@ const methods: Record<string, Builtin> = {
         structure = join2(structure, argLs[j]);
       }
     }
-    return ret(fresh(items, lbls, structure), selfL);
+    const out = fresh(items, lbls, structure);
+    // Rule (positions, rules.ts positionLabel): the receiver's elements come first, where they
+    // were, whatever the arguments are (their count and kinds only decide what follows).
+    const cuts = cutsOf([{ n: a.items.length, l: base(a, selfL) }], structure);
+    if (cuts !== undefined) out.cuts = cuts;
+    return ret(out, selfL);
   }, READ("elements")),
   indexOf: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "indexOf"), READ("search")),
   lastIndexOf: builtin((args, argLs, self, selfL) => search(self, selfL, args, argLs, "lastIndexOf"), READ("search")),

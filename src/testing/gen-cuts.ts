@@ -50,7 +50,7 @@ export function cutsStatementArb(sc: StmtScope): fc.Arbitrary<string> {
   // The change made through a reference data chose between the array and another (attack r15).
   const through = fc.option(fc.tuple(d, pick(...OTHERS)), { nil: undefined, freq: 2 });
   // Built by a literal of parts, or by concat (its receiver's elements first).
-  const built = fc.oneof({ weight: 3, arbitrary: parts.map((ps) => `[${ps.join(", ")}]`) }, { weight: 1, arbitrary: fc.tuple(pick(...LISTS), pick(...LISTS, "7", "u.a")).map(([x, y]) => `${x}.concat(${y})`) });
+  const built = fc.oneof({ weight: 2, arbitrary: parts.map((ps) => `[${ps.join(", ")}]`) }, { weight: 2, arbitrary: fc.tuple(pick(...LISTS), pick(...LISTS, "7", "u.a")).map(([x, y]) => `${x}.concat(${y})`) });
   return fc.tuple(built, change, through, pick(...SEARCHES)).map(([literal, ch, via, search]) => {
     const chosen = via === undefined ? "" : `\n  const cr0 = (${via[0]}) ? ca0 : ${via[1]};`;
     const what = ch === undefined ? "" : via === undefined ? ch[0] : ch[0].replace(/^ca0/, "cr0");

@@ -6,7 +6,6 @@
  * calls with the same tool and arguments came before in the run.
  */
 import * as crypto from "node:crypto";
-import { createHash, randomUUID } from "node:crypto";
 import { canonicalJson } from "../policy/canonical.js";
 
 function canonical(args: unknown): string {
@@ -20,7 +19,7 @@ function canonical(args: unknown): string {
 
 /** A fresh run key. */
 export function newRunKey(): string {
-  return randomUUID();
+  return crypto.randomUUID();
 }
 
 /** The key of the `occurrence`-th (0-based) call of `tool` with `args` in the run keyed `runKey`. */
@@ -30,7 +29,7 @@ export function idempotencyKey(runKey: string, tool: string, args: unknown, occu
 
 /** SHA-256 in one call where Node has it (20.12 and later): no Hash object per call. */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "base64url") => string }).hash;
-const sha256 = oneShot !== undefined ? (text: string) => oneShot("sha256", text, "base64url") : (text: string) => createHash("sha256").update(text).digest("base64url");
+const sha256 = oneShot !== undefined ? (text: string) => oneShot("sha256", text, "base64url") : (text: string) => crypto.createHash("sha256").update(text).digest("base64url");
 
 function keyOf(runKey: string, tool: string, text: string, occurrence: number): string {
   return `sluice-${sha256(JSON.stringify([runKey, tool, text, occurrence])).slice(0, 32)}`;

@@ -115,7 +115,7 @@ export function writeThrough(refL: Label, target: { label: Label; born?: Label }
 export function mayWriteThrough(refL: Label, target: { label: Label; born?: Label; cuts?: readonly Cut[] }): boolean {
   // An array built from parts is read by the label of its lowest cut (positionLabel): a write
   // the whole label covers may still change what a search in a trusted part answers (attack r15).
-  const label = target.cuts === undefined ? target.label : target.cuts[0].l;
+  const label = lowestLabel(target);
   if (refL === BOT || st.mutants.noAliasFloor || restricts(label, refL)) return true;
   // An object made under a decision at least as labelled exists only where that decision went
   // its way: no other run has it, and every reference to it carries the decision.
@@ -176,8 +176,7 @@ function chosenBy(v: Val, keyL: Label): void {
     if (!isRef(x) || (x.k !== OBJ && x.k !== ARR) || seen.has(x)) continue;
     seen.add(x);
     // An array built from parts carries the decision only if its lowest cut does (positionLabel).
-    const lowest = x.k === ARR && x.cuts !== undefined ? x.cuts[0].l : x.label;
-    if (pc === BOT || restricts(join2(lowest, x.born ?? BOT), pc)) {
+    if (pc === BOT || restricts(join2(lowestLabel(x), x.born ?? BOT), pc)) {
       if (x.k === ARR) raiseArray(x, keyL);
       else x.label = join2(x.label, keyL);
     }
@@ -232,12 +231,13 @@ export function reshape(o: Obj | Arr, extra: Label = BOT): void {
  * alone, whatever b holds; later parts only append. So a search that stops at position i (find,
  * findIndex, some, every, indexOf, includes) is decided by the cut that covers i, not by the
  * whole array's `label` (issue 15: a handle found among the members before the untrusted
- * senders). Sound only while every position stays where the literal put it: any change that can
- * move one (a length change, an insertion, a sort, a write past the end, and the upgrade of such
- * a change not made) forgets the cuts ({@link moved}), in the run that makes it and in the run
- * that does not, alike; a raise of the array's label that moves nothing raises every cut too
- * ({@link raiseArray}). Writes in place (`a[0] = x`, fill) move nothing: their element labels say
- * what they wrote.
+ * senders). Sound only while every position stays where it was put: any change that may move one
+ * (every reshape of an array: push, pop, shift, unshift, splice, sort, reverse, fill, a computed
+ * key, a length write; a delete; and the upgrade of such a change not made) forgets the cuts
+ * ({@link moved}), decided by the kind of change alone, so the run that makes it and the run that
+ * does not agree; a raise of the array's label that moves nothing raises every cut too
+ * ({@link raiseArray}). A write at a static index moves nothing (past the end it appends): its
+ * element label says what it wrote.
  */
 export function positionLabel(a: Arr, i: number): Label {
   const cuts = a.cuts;
@@ -245,6 +245,11 @@ export function positionLabel(a: Arr, i: number): Label {
   if (cuts === undefined) return a.label;
   for (const c of cuts) if (i < c.n) return c.l;
   return a.label;
+}
+
+/** The label reads of `x` may get at the least: its lowest cut's for an array built from parts. */
+function lowestLabel(x: { label: Label; cuts?: readonly Cut[] }): Label {
+  return x.cuts === undefined ? x.label : x.cuts[0].l;
 }
 
 /** Positions of `a` may have moved: what decided them is its label again. */
@@ -259,8 +264,9 @@ export function raiseArray(a: Arr, l: Label): void {
 }
 
 /**
- * The cuts of an array literal's parts: after each part, how many positions there were and the
- * label of what decided them so far. Only cuts below the whole array's label are kept.
+ * The cuts of an array built from parts (a literal's spreads, concat's receiver): how many
+ * positions there were after a part and the label of what decided them. Only cuts below the
+ * whole array's label are kept.
  */
 export function cutsOf(cuts: Cut[], label: Label): Cut[] | undefined {
   const kept = cuts.filter((c) => c.n > 0 && c.l !== label && !label.flowsTo(c.l));

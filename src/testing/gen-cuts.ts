@@ -1,7 +1,7 @@
 /**
  * Arrays built from parts (issue 15, rules.ts positionLabel): `[...t.list, ...u.list]` and its
- * kin (`t.list.concat(u.list)`), perhaps changed (each way to move, shorten, grow or overwrite a position, made, or not
- * made in a region data decided), then searched from the start (find, findIndex, some, every,
+ * kin (`t.list.concat(u.list)`), perhaps changed (each way to move, shorten, grow or overwrite a
+ * position, made, or not made in a region data decided), then searched from the start (find, findIndex, some, every,
  * indexOf, includes) or from the end, and the answer sent. A search that stops in a part
  * decided by trusted (or public) data answers with that part's label; anything that can move a
  * position forgets the cuts, in the run that makes the change and in the run that does not
@@ -29,8 +29,7 @@ const CHANGES = [
 const PLACES = [(c: string, _d: string) => `${c};`, (c: string, d: string) => `if (${d}) { ${c}; }`, (c: string, d: string) => `(${d}) && ${c};`,
   (c: string, _d: string) => `u.list.forEach(() => { ${c}; });`, (c: string, d: string) => `try { if (${d}) throw 1; ${c}; } catch { v0 = 1; }`];
 
-/** Lists a concat joins: each record's, and literals. */
-// A filter over trusted elements by untrusted data: trusted elements, an untrusted length.
+/** Lists a concat joins: each record's, literals, and trusted elements an untrusted filter kept (an untrusted length). */
 const LISTS = ["t.list", "u.list", "s.list", "[1, 2]", "[...t.list, ...u.list]", "[1, 2, 7].filter((x) => x <= u.a)", "[1, 2].filter((x) => x < s.a)"];
 
 /** What a reference data chose may point at instead: a copy, a tool's list, a literal. */

@@ -41,9 +41,9 @@ function checkCallback(cb: Val, cbL: Label, base: Label): void {
  */
 function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean, visit: (i: number, r: Val, rl: Label) => boolean, fromEnd = false): Label {
   // A search from the start that stops at i was decided by the positions up to i (rules.ts positionLabel).
-  const at = stops && !fromEnd ? (i: number) => positionLabel(a, i) : () => a.label;
+  const fromStart = stops && !fromEnd;
   checkCallback(cb, cbL, base(a, selfL));
-  let decided = join2(selfL, at(0));
+  let decided = join2(selfL, fromStart ? positionLabel(a, 0) : a.label);
   const saved = st.spc;
   if (!underPc(join2(decided, cbL))) enterPc(join2(decided, cbL));
   try {
@@ -54,7 +54,7 @@ function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean,
       // Rule (live decisions): the step is decided by the length now (by the cut that covers
       // position i, for a search from the start: the positions before the cut are there whatever
       // follows; a callback that moves any forgets the cuts).
-      const pl = k < len ? at(i) : a.label;
+      const pl = fromStart && k < len ? positionLabel(a, i) : a.label;
       if (!st.mutants.noLoopPc && pl !== BOT && !pl.flowsTo(decided)) {
         decided = join2(decided, pl);
         if (!underPc(decided)) enterPc(decided);
@@ -63,7 +63,7 @@ function eachCallback(a: Arr, selfL: Label, cb: Val, cbL: Label, stops: boolean,
       const el = join2(decided, lbl(a, i));
       const r = callBack(cb, cbL, [a.items[i], i, a], [el, decided, selfL]);
       const rl = st.l;
-      if (visit(i, r, rl)) return (decided = join2(join2(decided, rl), at(i)));
+      if (visit(i, r, rl)) return (decided = join2(join2(decided, rl), fromStart ? positionLabel(a, i) : a.label));
       if (stops && rl !== BOT && !st.mutants.callbackDropsResult) {
         decided = join2(decided, rl);
         if (!underPc(rl)) enterPc(rl);
@@ -338,7 +338,10 @@ function search(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: "ind
   const v = kind === "includes" ? a.items.includes(x, from) : kind === "indexOf" ? a.items.indexOf(x, from) : a.items.lastIndexOf(x, from);
   // Rule: where (and whether) a value is found depends on every element compared, and on the
   // positions up to where it stopped (a search from the start: rules.ts positionLabel).
-  const found = kind === "lastIndexOf" || args.length > 1 ? -1 : a.items.indexOf(x);
+  // Where it stopped: indexOf's own answer; for includes, the first strictly equal element (a
+  // NaN found by SameValueZero has none, and every element joins).
+  const fromStart = kind !== "lastIndexOf" && args.length < 2;
+  const found = !fromStart ? -1 : kind === "indexOf" ? (v as number) : a.items.indexOf(x);
   const upTo = found < 0 ? a.items.length - 1 : found;
   let l = join2(join2(selfL, found < 0 ? a.label : positionLabel(a, found)), argsLabel(args, argLs));
   for (let i = 0; i <= upTo; i++) l = join2(l, lbl(a, i));

@@ -67,6 +67,7 @@ describe("accessors", () => {
     "const a = [1, 2, 3]; a[a.length] = 4; a[5] = 6; [a.length, a]",
     "[[1, 2, 1].lastIndexOf(1, 1), ['a', 'b', 'a'].lastIndexOf('a', -2), [1].lastIndexOf(1, -5), [1, 2, 3].indexOf(1, -10), [1, 2, 3].indexOf(3, -1)]",
     "[[1, 2, 3].includes(1, 1), [1, 2, 3].includes(3, -1), [1, 2, 3].includes(1, -10), [1, 2].includes(2, 5)]",
+    "[[1, 2, 1].lastIndexOf(1, undefined), [1, 2, 1].indexOf(1, undefined), [1, 2, 1].includes(1, undefined), [2, 1].lastIndexOf(1, undefined)]",
   ]);
 });
 

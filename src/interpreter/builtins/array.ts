@@ -333,7 +333,8 @@ const methods: Record<string, Builtin> = {
 function search(self: Val, selfL: Label, args: Val[], argLs: Label[], kind: "indexOf" | "lastIndexOf" | "includes"): Val {
   const a = asArray(self, selfL, kind);
   const x = args[0];
-  const from = toInt(args[1], kind === "lastIndexOf" ? a.items.length - 1 : 0);
+  // As in JavaScript, lastIndexOf without a start searches from the end; with one given as undefined, from 0.
+  const from = toInt(args[1], kind === "lastIndexOf" && args.length < 2 ? a.items.length - 1 : 0);
   // Our values compare as the host's do: primitives by value, references by identity.
   const v = kind === "includes" ? a.items.includes(x, from) : kind === "indexOf" ? a.items.indexOf(x, from) : a.items.lastIndexOf(x, from);
   // Rule: where (and whether) a value is found depends on every element compared, and on the

@@ -104,6 +104,8 @@ function run(job: Job, port: MessagePort, signal: Int32Array): WorkerMessage {
   const answer = (requests: HostRequest[]): HostOutcome[] => {
     Atomics.store(signal, 0, WAITING);
     port.postMessage({ kind: "ask", requests: requests.map((r) => writeRequest(r, out)), labels: out.take() } satisfies WorkerMessage);
+    // After the post: the host, seeing the count move, finds the request on the port.
+    Atomics.add(signal, 1, 1);
     awaitAnswer(signal);
     let reply: { message: Answer } | undefined;
     for (;;) {
@@ -132,4 +134,5 @@ parentPort!.on("message", (job: Job) => {
     message = { kind: "internal", message: err instanceof Error ? err.message : String(err) };
   }
   port.postMessage(message);
+  Atomics.add(flag, 1, 1);
 });

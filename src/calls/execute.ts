@@ -113,6 +113,31 @@ function retryKind(err: unknown): FailureKind {
   return err instanceof AttemptTimeout ? "timeout" : kindOfToolError(err);
 }
 
+/**
+ * What a tool's `run` gets for one attempt. A class, so `signal` is a getter on the prototype
+ * and the attempt's signal is made only when read: an object literal with its own getter gets a
+ * hidden class of its own each time (the getter is a new closure), made in the old generation,
+ * and that keeps the whole call's closures alive through every young-generation collection
+ * until a full one (1.2 KB a call promoted, most of the host's collection time: issue 11).
+ */
+class AttemptContext implements ToolContext {
+  readonly #signal: () => AbortSignal;
+  declare readonly traceparent?: string;
+  constructor(
+    readonly idempotencyKey: string,
+    signal: () => AbortSignal,
+    readonly attempt: number,
+    readonly callId: string,
+    traceparent: string | undefined,
+  ) {
+    this.#signal = signal;
+    if (traceparent) this.traceparent = traceparent;
+  }
+  get signal(): AbortSignal {
+    return this.#signal();
+  }
+}
+
 /** Runs one admitted call. Never throws. */
 export async function executeCall(env: LayerEnv, req: CallRequest): Promise<CallOutcome> {
   const tool = req.tool;
@@ -155,15 +180,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
     obs.attempt(n);
     const limit = Math.max(1, Math.min(r.timeoutMs, deadline - Date.now()));
     return withTimeout(limit, req.signal, (signal) => {
-      const ctx: ToolContext = {
-        idempotencyKey: req.idempotencyKey,
-        get signal() {
-          return signal();
-        },
-        attempt: n,
-        callId: req.callId,
-        ...(obs.traceparent ? { traceparent: obs.traceparent } : {}),
-      };
+      const ctx = new AttemptContext(req.idempotencyKey, signal, n, req.callId, obs.traceparent);
       const run = () => tool.run(req.freshArgs === true ? structuredClone(req.args) : req.args, ctx);
       return obs.within === undefined ? run() : obs.within(run);
     });

@@ -209,7 +209,17 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
     }
   };
 
-  const whole = () => retryPolicy(r.attempts).execute(attempt, req.signal);
+  // The first attempt runs outside cockatiel's loop, which costs two more async frames a call
+  // when most calls succeed the first time; a failure it would retry is handed to the loop as
+  // that loop's own first attempt, so its wait, its count and its giving up are cockatiel's.
+  const whole = async (): Promise<unknown> => {
+    try {
+      return await attempt();
+    } catch (first) {
+      if (!(first instanceof AttemptFailed && first.wait !== undefined) || r.attempts <= 1 || req.signal?.aborted) throw first;
+      return retryPolicy(r.attempts).execute(({ attempt: k }) => (k === 0 ? Promise.reject(first) : attempt()), req.signal);
+    }
+  };
   let outcome: CallOutcome;
   try {
     const value = await (breaker === undefined ? whole() : (breaker as CircuitBreakerPolicy).execute(whole, req.signal));

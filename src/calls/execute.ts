@@ -113,29 +113,29 @@ function retryKind(err: unknown): FailureKind {
   return err instanceof AttemptTimeout ? "timeout" : kindOfToolError(err);
 }
 
+/** Where an attempt's context keeps the function that makes its signal (not enumerable: a spread leaves it). */
+const SIGNAL = Symbol("sluice.signal");
+
+/** The one getter every attempt's context shares. */
+function readSignal(this: { [SIGNAL]: () => AbortSignal }): AbortSignal {
+  return this[SIGNAL]();
+}
+
 /**
- * What a tool's `run` gets for one attempt. A class, so `signal` is a getter on the prototype
- * and the attempt's signal is made only when read: an object literal with its own getter gets a
- * hidden class of its own each time (the getter is a new closure), made in the old generation,
- * and that keeps the whole call's closures alive through every young-generation collection
- * until a full one (1.2 KB a call promoted, most of the host's collection time: issue 11).
+ * What a tool's `run` gets for one attempt: `signal` is an own enumerable getter (a spread of
+ * the context copies it, as it copies the rest), made only when read. Every context shares one
+ * getter function: an object literal with its own getter gets a hidden class of its own each
+ * time (the getter is a new closure), and that kept the whole call's closures alive through
+ * every young-generation collection until a full one (1.2 KB a call promoted: issue 11).
  */
-class AttemptContext implements ToolContext {
-  readonly #signal: () => AbortSignal;
-  declare readonly traceparent?: string;
-  constructor(
-    readonly idempotencyKey: string,
-    signal: () => AbortSignal,
-    readonly attempt: number,
-    readonly callId: string,
-    traceparent: string | undefined,
-  ) {
-    this.#signal = signal;
-    if (traceparent) this.traceparent = traceparent;
-  }
-  get signal(): AbortSignal {
-    return this.#signal();
-  }
+function attemptContext(idempotencyKey: string, signal: () => AbortSignal, attempt: number, callId: string, traceparent: string | undefined): ToolContext {
+  const ctx = { idempotencyKey } as { -readonly [K in keyof ToolContext]: ToolContext[K] };
+  Object.defineProperty(ctx, "signal", { get: readSignal, enumerable: true, configurable: true });
+  ctx.attempt = attempt;
+  ctx.callId = callId;
+  if (traceparent) ctx.traceparent = traceparent;
+  Object.defineProperty(ctx, SIGNAL, { value: signal });
+  return ctx;
 }
 
 /** Runs one admitted call. Never throws. */
@@ -180,7 +180,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
     obs.attempt(n);
     const limit = Math.max(1, Math.min(r.timeoutMs, deadline - Date.now()));
     return withTimeout(limit, req.signal, (signal) => {
-      const ctx = new AttemptContext(req.idempotencyKey, signal, n, req.callId, obs.traceparent);
+      const ctx = attemptContext(req.idempotencyKey, signal, n, req.callId, obs.traceparent);
       const run = () => tool.run(req.freshArgs === true ? structuredClone(req.args) : req.args, ctx);
       return obs.within === undefined ? run() : obs.within(run);
     });

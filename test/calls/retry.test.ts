@@ -1,4 +1,5 @@
 /** Timeouts, retries, backoff waits, Retry-After, deadlines and budgets, on a fake clock. */
+import type { ToolContext } from "../../src/tools/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { defineTool } from "../../src/index.js";
@@ -77,6 +78,17 @@ describe("timeouts and deadlines", () => {
     expect(out).toMatchObject({ kind: "value", value: "late but here", attempts: 3 });
     expect(seen.map((s) => s.ctx.signal.aborted)).toEqual([true, true, false]);
     expect(gaps(seen)).toEqual([1000, 1000]);
+  });
+
+  it("a tool that forwards its context with a spread forwards the attempt's signal, which still aborts", async () => {
+    const forwarded: ToolContext[] = [];
+    const inner = scriptedTool(["hang", "ok"], { idempotent: true });
+    const tool = { ...inner.tool, run: (args: Record<string, unknown>, ctx?: ToolContext) => (forwarded.push({ ...ctx! }), inner.tool.run(args, { ...ctx! })) };
+    const layer = createCallLayer({ retry: { attempts: 2, timeoutMs: 1000, baseMs: 10, capMs: 10 }, random: () => 0 });
+    const out = await drain(clock, layer.executeCall(request(tool)));
+    expect(out).toMatchObject({ kind: "value", value: "ok", attempts: 2 });
+    expect(Object.keys(forwarded[0])).toEqual(["idempotencyKey", "signal", "attempt", "callId"]);
+    expect(forwarded.map((c) => [c.attempt, c.signal.aborted])).toEqual([[1, true], [2, false]]);
   });
 
   it("a read that ignores its signal still times out", async () => {

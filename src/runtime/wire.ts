@@ -19,18 +19,32 @@ export interface LabelDef {
   sources: readonly string[];
 }
 
+/** The same text for labels with the same parts, and only for them (JSON keeps it unambiguous). */
+function partsKey(trusted: boolean, readers: LabelDef["readers"], sources: readonly string[]): string {
+  return `${trusted ? "t" : "u"}${readers === "public" ? "*" : JSON.stringify(readers)}${JSON.stringify(sources)}`;
+}
+
 /** Numbers the labels one side sends, within one run. */
 export class LabelWriter {
   private ids = new Map<Label, number>([[Label.BOTTOM, 0]]);
+  // A tool's label function makes a new label per call, mostly with parts sent before: those
+  // take the number already sent instead of a definition in every answer.
+  private byParts = new Map<string, number>();
+  private next = 1;
   private fresh: LabelDef[] = [];
 
   /** The label's number; its definition goes with the next message when it is new. */
   id(l: Label): number {
     const known = this.ids.get(l);
     if (known !== undefined) return known;
-    const id = this.ids.size;
+    const key = partsKey(l.trusted, l.readers, l.sources);
+    let id = this.byParts.get(key);
+    if (id === undefined) {
+      id = this.next++;
+      this.byParts.set(key, id);
+      this.fresh.push({ id, readers: l.readers, trusted: l.trusted, sources: l.sources });
+    }
     this.ids.set(l, id);
-    this.fresh.push({ id, readers: l.readers, trusted: l.trusted, sources: l.sources });
     return id;
   }
 
@@ -52,7 +66,7 @@ const interned = new Map<string, Label>();
 const MAX_INTERNED = 20_000;
 
 function internLabel(d: LabelDef): Label {
-  const key = `${d.trusted ? "t" : "u"}${d.readers === "public" ? "*" : JSON.stringify(d.readers)}${JSON.stringify(d.sources)}`;
+  const key = partsKey(d.trusted, d.readers, d.sources);
   let l = interned.get(key);
   if (l === undefined) {
     if (interned.size >= MAX_INTERNED) interned.clear();

@@ -117,8 +117,11 @@ function retryKind(err: unknown): FailureKind {
 const SIGNAL = Symbol("sluice.signal");
 
 /** The one getter every attempt's context shares. */
-function readSignal(this: { [SIGNAL]: () => AbortSignal }): AbortSignal {
-  return this[SIGNAL]();
+function readSignal(this: { [SIGNAL]?: () => AbortSignal } | undefined): AbortSignal {
+  const make = this?.[SIGNAL];
+  // A copy made property by property from the string keys takes the getter without its attempt.
+  if (typeof make !== "function") throw new TypeError("ctx.signal was read from a copy of the tool's context that left out which attempt it belongs to: pass the context on as it is, or as a spread ({ ...ctx }), which copies the signal");
+  return make();
 }
 
 /**
@@ -155,7 +158,7 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
 
   /** Whether to try again after `err`, and after how long; undefined to stop. */
   const verdict = (err: unknown): number | undefined => {
-    if (err instanceof LayerStop || err instanceof BudgetRefusal) return undefined;
+    if (err instanceof LayerStop || err instanceof BudgetRefusal || req.retriesStop?.aborted) return undefined;
     const timedOut = err instanceof AttemptTimeout;
     unknown ||= tool.sideEffect && mayHaveActed(err, timedOut);
     // Doing it again could do it twice for a tool that said it cannot dedupe by its key (an MCP
@@ -171,6 +174,8 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
   };
 
   const once = async (): Promise<unknown> => {
+    // A retry the ending run stopped never started: it is not counted.
+    if (attempts > 0 && req.retriesStop?.aborted) throw new LayerStop("cancelled", "the run was stopped");
     const n = ++attempts;
     if (req.signal?.aborted) throw new LayerStop("cancelled", "the run was stopped");
     if (Date.now() >= deadline) throw new LayerStop("deadline", `no result within ${r.deadlineMs} ms`);

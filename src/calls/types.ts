@@ -130,6 +130,12 @@ export interface CallRequest {
   readonly failureLabel?: Label;
   /** Aborts every attempt and wait (the run was stopped). */
   readonly signal?: AbortSignal;
+  /**
+   * No attempt starts once this aborts; the one running goes on. A run that is ending (by a
+   * limit, in a batch) waits for its calls to settle, so what they did is recorded, but not for
+   * their retries.
+   */
+  readonly retriesStop?: AbortSignal;
   /** Checked before every attempt. */
   readonly budget?: AttemptBudget;
   /** Model calls: the request's worst-case tokens, charged to a `tokensPerMinute` bucket before every attempt. */

@@ -35,6 +35,8 @@ export interface RunLog {
   budget?: AttemptBudget;
   /** Aborted when the run ends: no attempt or wait of its calls outlives it. */
   stop: AbortController;
+  /** Aborted once the run is ending (a limit, or its end): calls in flight settle, but start no new attempt. */
+  ending: AbortController;
   /** Calls started and not yet settled: the run does not end before they do, so what they did is recorded. */
   inflight: Set<Promise<unknown>>;
 }
@@ -101,6 +103,7 @@ export function openRun(host: Host, previous?: RunResult, parent?: unknown): Run
     span: startRunSpan(parent === undefined ? {} : { parent }),
     ...(budget === undefined ? {} : { budget }),
     stop: new AbortController(),
+    ending: new AbortController(),
     inflight: new Set(),
   };
 }
@@ -111,6 +114,7 @@ export function openRun(host: Host, previous?: RunResult, parent?: unknown): Run
  * stops anything later, ends its span, and gives the result its run key.
  */
 export async function closeRun(log: RunLog, result: RunResult): Promise<RunResult> {
+  log.ending.abort();
   while (log.inflight.size > 0) await Promise.allSettled([...log.inflight]);
   log.stop.abort();
   log.span.end({ status: result.status, ...(result.error === undefined ? {} : { error: { kind: result.error.kind } }), calls: log.calls.length });
@@ -304,6 +308,7 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
     resource,
     failureLabel: failureLabelOf(tool, args),
     signal: log.stop.signal,
+    retriesStop: log.ending.signal,
     ...(log.budget === undefined ? {} : { budget: log.budget }),
     trace: { parent: log.span, attributes: spanAttributes(tool, args, record, host) },
   });
@@ -312,6 +317,8 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
   record.attempts = outcome.attempts;
   record.durationMs = outcome.durationMs;
   if (outcome.kind === "limit") {
+    // The run ends as a limit: the other calls of its batch settle without trying again.
+    log.ending.abort();
     record.error = outcome.message;
     record.failure = "limit";
     throw new HostLimit(outcome.message);

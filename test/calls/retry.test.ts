@@ -91,6 +91,21 @@ describe("timeouts and deadlines", () => {
     expect(forwarded.map((c) => [c.attempt, c.signal.aborted])).toEqual([[1, true], [2, false]]);
   });
 
+  it("a copy of the context made key by key from its descriptors says, when its signal is read, how to pass the context on", async () => {
+    const tool = defineTool({
+      name: "copier",
+      description: "Copies its context property by property.",
+      parameters: { type: "object" },
+      run: (_args, ctx) => {
+        const copy = {};
+        for (const k of Object.keys(ctx!)) Object.defineProperty(copy, k, Object.getOwnPropertyDescriptor(ctx!, k)!);
+        return (copy as ToolContext).signal.aborted;
+      },
+    });
+    const out = await drain(clock, createCallLayer({ retry: { attempts: 1 } }).executeCall(request(tool)));
+    expect(out).toMatchObject({ kind: "error", message: expect.stringMatching(/pass the context on as it is, or as a spread/) });
+  });
+
   it("a read that ignores its signal still times out", async () => {
     const { tool } = scriptedTool([], {
       sideEffect: false,

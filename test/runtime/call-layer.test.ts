@@ -117,6 +117,31 @@ describe("breakers and budgets", () => {
     expect(r.calls).toHaveLength(1);
   });
 
+  it("a limit in a batch ends the run without its other calls trying again: they settle, each in the record", async () => {
+    const attempts: number[] = [];
+    const failing = defineTool({
+      name: "failing",
+      description: "Fails with a 503, a while after it is called.",
+      parameters: { type: "object" },
+      retry: { attempts: 4, baseMs: 50, capMs: 50, timeoutMs: 1000, jitter: "none" },
+      run: async (_args, ctx) => {
+        attempts.push(ctx!.attempt);
+        await new Promise((r) => setTimeout(r, 30));
+        throw httpError(503);
+      },
+    });
+    const costly = defineTool({ name: "costly", description: "Costs $5 an attempt.", parameters: { type: "object" }, costPerAttempt: 5, run: () => ({}) });
+    const started = Date.now();
+    const r = await createRuntime({ tools: [failing, costly], budget: { dollars: 4 } }).run(`const xs = await Promise.all([failing({}), costly({})]);\nxs`);
+    expect(r.status).toBe("failed");
+    expect(r.error?.kind).toBe("limit");
+    // The first attempt was running when the budget refused: it settles; no second one starts.
+    expect(attempts).toEqual([1]);
+    expect(r.calls.map((c) => [c.tool, c.attempts])).toEqual([["failing", 1], ["costly", 1]]);
+    // Three retries of 50 ms each and their attempts would take over 200 ms.
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it("bad layer options are an error when the runtime is made", () => {
     expect(() => createRuntime({ retry: { attempts: 0 } })).toThrow(/retry.attempts must be a positive integer/);
     expect(() => createRuntime({ breaker: { failures: 1 } as never })).toThrow(/breaker/);

@@ -31,6 +31,26 @@ function sortedUnique(items: readonly string[]): readonly string[] {
   return Object.freeze([...new Set(items)].sort());
 }
 
+/**
+ * The list itself when it is an array of strings; a TypeError naming the field otherwise. A
+ * principal or a source that is not a string (an `undefined` from a missing field, an array
+ * where a name was meant) would be compared, joined and sent between threads as whatever it
+ * turns into: a label function's mistake is an error where it was made.
+ */
+function strings(items: unknown, field: "readers" | "sources"): readonly string[] {
+  if (!Array.isArray(items)) throw new TypeError(`Label.of: ${field} must be ${field === "readers" ? '"public" or ' : ""}an array of strings, not ${describe(items)}`);
+  for (let i = 0; i < items.length; i++) {
+    if (typeof items[i] !== "string") throw new TypeError(`Label.of: ${field}[${i}] must be a string, not ${describe(items[i])}`);
+  }
+  return items as readonly string[];
+}
+
+function describe(x: unknown): string {
+  if (x === null) return "null";
+  if (Array.isArray(x)) return "an array";
+  return typeof x === "string" ? JSON.stringify(x) : typeof x;
+}
+
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   // Stryker disable next-line ConditionalExpression: a fast path; the loop finds the same lists equal
   if (a === b) return true;
@@ -140,9 +160,9 @@ export class Label {
 
   /** A label from its parts; see {@link LabelSpec} for the defaults. */
   static of(spec: LabelSpec = {}): Label {
-    const readers = spec.readers === undefined || spec.readers === "public" ? "public" : sortedUnique(spec.readers);
+    const readers = spec.readers === undefined || spec.readers === "public" ? "public" : sortedUnique(strings(spec.readers, "readers"));
     const trusted = spec.trusted === true;
-    const sources = sortedUnique(spec.sources ?? []);
+    const sources = sortedUnique(strings(spec.sources ?? EMPTY, "sources"));
     if (readers === "public" && trusted && sources.length === 0) return BOTTOM;
     return new Label(readers, trusted, sources);
   }

@@ -139,3 +139,13 @@ describe("the label lattice on long lists", () => {
     expect(Label.untrusted("a").flowsTo(big)).toBe(false);
   });
 });
+
+describe("a label made from what is not a list of strings", () => {
+  it("is a TypeError naming the field and the item, so a label function's mistake is found where it was made", () => {
+    expect(() => Label.of({ readers: [undefined as never] })).toThrow(/readers\[0\] must be a string, not undefined/);
+    expect(() => Label.of({ readers: ["maya@x.com", ["leo@x.com"]] as never })).toThrow(/readers\[1\] must be a string, not an array/);
+    expect(() => Label.of({ sources: [null as never] })).toThrow(/sources\[0\] must be a string, not null/);
+    expect(() => Label.of({ sources: { length: 1, 0: "z" } as never })).toThrow(/sources must be an array of strings, not object/);
+    expect(() => Label.of({ readers: "maya@x.com" as never })).toThrow(/readers must be "public" or an array of strings/);
+  });
+});

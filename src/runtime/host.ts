@@ -377,14 +377,20 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
   return { kind: "value", value: read.value, parts: read.parts, label, failureLabel };
 }
 
-/** The tool's label for its result; untrusted when it has none or its label function fails. */
+/**
+ * The tool's label for its result: untrusted when it has none; untrusted and readable by no one
+ * when its label function throws or returns something else (it could not say who may read the
+ * result, so nobody is known to be allowed: coarse, not leaky).
+ */
 function resultLabel(tool: Tool<any, any>, plain: unknown, args: Record<string, unknown>): Label {
+  if (!tool.label) return Label.untrusted(tool.name);
   try {
-    const label = tool.label ? tool.label(plain, args) : Label.untrusted(tool.name);
-    return label instanceof Label ? label : Label.untrusted(tool.name);
+    const label = tool.label(plain, args);
+    if (label instanceof Label) return label;
   } catch {
-    return Label.untrusted(tool.name);
+    // Below: nobody is known to be allowed to read it.
   }
+  return Label.of({ readers: [], trusted: false, sources: [`${tool.name} (its label function failed)`] });
 }
 
 /**

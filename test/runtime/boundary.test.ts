@@ -254,12 +254,14 @@ describe("the host's own code cannot break a run", () => {
     expect(r.calls[0].result).toEqual({ seen: "bob@corp.com" });
   });
 
-  it("a label function that throws or returns garbage makes the result untrusted", async () => {
-    for (const label of [() => { throw Symbol("x"); }, () => "trusted" as never]) {
+  it("a label function that throws or returns garbage makes the result untrusted and readable by no one", async () => {
+    const missingField = (r: unknown) => Label.of({ readers: [(r as { to?: string }).to as string], trusted: true });
+    for (const label of [() => { throw Symbol("x"); }, () => "trusted" as never, missingField]) {
       const tool = defineTool({ name: "fetch", description: "", label, run: () => "data" });
       const r = await createRuntime({ tools: [tool] }).run(`fetch()`);
       expect(r.status).toBe("completed");
       expect(r.label?.trusted).toBe(false);
+      expect(r.label?.readers).toEqual([]);
     }
   });
 

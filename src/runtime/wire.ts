@@ -21,7 +21,11 @@ export interface LabelDef {
 
 /** The same text for labels with the same parts, and only for them (JSON keeps it unambiguous). */
 function partsKey(trusted: boolean, readers: LabelDef["readers"], sources: readonly string[]): string {
-  return `${trusted ? "t" : "u"}${readers === "public" ? "*" : JSON.stringify(readers)}${JSON.stringify(sources)}`;
+  const head = trusted ? "t" : "u";
+  // The usual label of a tool's result, public with one source, without JSON: after "*" the
+  // general form goes on with "[", so "\u0001" cannot begin any other label's text.
+  if (readers === "public" && sources.length === 1) return `${head}*\u0001${sources[0]}`;
+  return `${head}${readers === "public" ? "*" : JSON.stringify(readers)}${JSON.stringify(sources)}`;
 }
 
 /** Numbers the labels one side sends, within one run. */

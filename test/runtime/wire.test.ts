@@ -28,6 +28,10 @@ describe("labels crossing the worker boundary", () => {
       // A source whose text looks like the encoding of two sources.
       Label.of({ sources: ['ping:1","ping:2'] }),
       Label.of({ sources: ["ping:1", "ping:2"] }),
+      // One source (the short form) whose text is another label's long form.
+      Label.untrusted('["ping:1","ping:2"]'),
+      Label.untrusted("\u0001ping:1"),
+      Label.of({ sources: [] }),
       Label.trusted(),
     ];
     const ids = labels.map((l) => w.id(l));

@@ -147,5 +147,6 @@ describe("a label made from what is not a list of strings", () => {
     expect(() => Label.of({ sources: [null as never] })).toThrow(/sources\[0\] must be a string, not null/);
     expect(() => Label.of({ sources: { length: 1, 0: "z" } as never })).toThrow(/sources must be an array of strings, not object/);
     expect(() => Label.of({ readers: "maya@x.com" as never })).toThrow(/readers must be "public" or an array of strings/);
+    expect(() => Label.untrusted(42 as never)).toThrow(/sources\[0\] must be a string, not number/);
   });
 });

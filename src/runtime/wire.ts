@@ -37,18 +37,30 @@ export class LabelWriter {
   private next = 1;
   private fresh: LabelDef[] = [];
 
-  /** The label's number; its definition goes with the next message when it is new. */
-  id(l: Label): number {
+  /**
+   * The label's number; its definition goes with the next message when it is new. `shared`
+   * (a result's own label, which a tool's label function makes anew each call) also looks for
+   * one with the same parts; the labels of a result's labelled parts do not: they are many,
+   * mostly different from one another, and the key would cost more than it saves.
+   */
+  id(l: Label, shared = false): number {
     const known = this.ids.get(l);
     if (known !== undefined) return known;
+    if (!shared) return this.define(l, this.next++);
     const key = partsKey(l.trusted, l.readers, l.sources);
-    let id = this.byParts.get(key);
-    if (id === undefined) {
-      id = this.next++;
-      this.byParts.set(key, id);
-      this.fresh.push({ id, readers: l.readers, trusted: l.trusted, sources: l.sources });
+    const id = this.byParts.get(key);
+    if (id !== undefined) {
+      this.ids.set(l, id);
+      return id;
     }
+    const made = this.define(l, this.next++);
+    this.byParts.set(key, made);
+    return made;
+  }
+
+  private define(l: Label, id: number): number {
     this.ids.set(l, id);
+    this.fresh.push({ id, readers: l.readers, trusted: l.trusted, sources: l.sources });
     return id;
   }
 
@@ -146,8 +158,8 @@ export function writeOutcome(o: HostOutcome, w: LabelWriter): WireOutcome {
       // The host reads every result with its parts listed; a value that still holds its parts is read here.
       const { value, parts } = o.parts === undefined ? readHostParts(o.value) : { value: o.value, parts: o.parts };
       const labelled = parts.map((p) => ({ at: p.at, label: w.id(p.label) }));
-      const out: WireOutcome = { kind: "value", value, labelled, label: w.id(o.label) };
-      if (o.failureLabel !== undefined) out.failureLabel = w.id(o.failureLabel);
+      const out: WireOutcome = { kind: "value", value, labelled, label: w.id(o.label, true) };
+      if (o.failureLabel !== undefined) out.failureLabel = w.id(o.failureLabel, true);
       return out;
     }
   }

@@ -424,7 +424,8 @@ type Gate = { kind: "outcome"; outcome: HostOutcome } | { kind: "run"; run: (pre
 
 /** Answers one request: a tool call (decided, maybe approved, run, recorded) or a query. */
 export async function answer(request: HostRequest, host: Host, log: RunLog, previous?: RunResult): Promise<HostOutcome> {
-  const gate = await admit(request, host, log, previous);
+  const admitted = admit(request, host, log, previous);
+  const gate = admitted instanceof Promise ? await admitted : admitted;
   return gate.kind === "outcome" ? gate.outcome : gate.run(previous);
 }
 
@@ -458,8 +459,11 @@ async function askApprover(config: HostConfig, call: ToolCall, decision: Decisio
   }
 }
 
-/** Validates, decides and (when asked) gets approval for one request, without running it. */
-async function admit(request: HostRequest, host: Host, log: RunLog, previous: RunResult | undefined): Promise<Gate> {
+/**
+ * Validates, decides and (when asked) gets approval for one request, without running it. Only
+ * an ask waits (for the approver): a call allowed or denied is admitted without a promise.
+ */
+function admit(request: HostRequest, host: Host, log: RunLog, previous: RunResult | undefined): Gate | Promise<Gate> {
   const done = (outcome: HostOutcome): Gate => ({ kind: "outcome", outcome });
   if (request.name === QUERY) return { kind: "run", run: () => answerQuery(request, host, log) };
   const { tool, parameters } = host.tools.get(request.name)!;
@@ -489,8 +493,12 @@ async function admit(request: HostRequest, host: Host, log: RunLog, previous: Ru
     traced();
     return done({ kind: "blocked", reason: decision.reason });
   }
-  if (decision.kind === "ask") {
-    const answer = await askApprover(config, call, decision);
+  const gate: Gate = { kind: "run", run: (previous) => runTool(tool, args, previous, record, host, log) };
+  if (decision.kind !== "ask") {
+    traced();
+    return gate;
+  }
+  return askApprover(config, call, decision).then((answer) => {
     const approved = answer === true;
     record.approved = approved;
     traced(approved);
@@ -499,6 +507,6 @@ async function admit(request: HostRequest, host: Host, log: RunLog, previous: Ru
       return done({ kind: "blocked", reason: `${why}: ${decision.reason}` });
     }
     if (config.endorsements) endorseCall(config.endorsements, call, { by: "approver", reason: decision.reason });
-  } else traced();
-  return { kind: "run", run: (previous) => runTool(tool, args, previous, record, host, log) };
+    return gate;
+  });
 }

@@ -219,7 +219,7 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
       if (ex.kind === "suspended") {
         // Runs once, from the top, in a worker that blocks on each host call.
         const job = { runtime: runtimeId, source, hostFunctions: hostNames, limits, mutants: options.mutants ?? {}, stryker: strykerState(), now };
-        ex = await runInWorker(job, async (requests) => answerAll(requests, host, log, previous));
+        ex = await runInWorker(job, (requests) => answerAll(requests, host, log, previous));
       }
     } catch (err) {
       return { status: "failed", error: { kind: "runtime", message: `internal error: ${thrownText(err)}` }, logs: [], steps: 0, ...base };

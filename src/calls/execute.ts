@@ -158,9 +158,12 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
 
   /** Whether to try again after `err`, and after how long; undefined to stop. */
   const verdict = (err: unknown): number | undefined => {
-    if (err instanceof LayerStop || err instanceof BudgetRefusal || req.retriesStop?.aborted) return undefined;
+    if (err instanceof LayerStop || err instanceof BudgetRefusal) return undefined;
     const timedOut = err instanceof AttemptTimeout;
+    // Before anything else decides against a retry: whether the attempt may have acted is what
+    // a repeat of the run reads to ask before doing it again.
     unknown ||= tool.sideEffect && mayHaveActed(err, timedOut);
+    if (req.retriesStop?.aborted) return undefined;
     // Doing it again could do it twice for a tool that said it cannot dedupe by its key (an MCP
     // tool without a trusted idempotentHint); other tools get ctx.idempotencyKey to dedupe by.
     if (unknown && tool.idempotent === false) return undefined;

@@ -333,6 +333,12 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
 }
 
 async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host, log: RunLog): Promise<HostOutcome> {
+  if (log.ending.signal.aborted) {
+    // Admitted while it waited for its approval, after another call of the batch ended the run.
+    record.error = "not made: the run had already ended as a limit";
+    record.failure = "limit";
+    throw new HostLimit(record.error);
+  }
   const done = doneBefore(tool, args, record.idempotencyKey, previous);
   let result: unknown;
   // What the program saw of the result when it was first made or replayed, whichever came first.
@@ -363,7 +369,10 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     } catch (err) {
       const problem = err instanceof HostDataError ? err.message : thrownText(err);
       record.error = `the result is not plain data: ${problem}`;
-      return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args, host) };
+      // The message names what was found and where: the result's own data (its keys), whose
+      // label the tool never gave, so nobody is known to be allowed to read it.
+      const unread = Label.of({ readers: [], sources: [`${tool.name} (a result that is not plain data)`] });
+      return { kind: "error", cls: "TypeError", message: `${tool.name} returned something that is not plain data: ${problem}`, label: failedCallLabel(tool, args, host).join(unread) };
     }
     // One copy, frozen as it was read, is shared by the record, the label function and what the program is sent.
   }
@@ -405,11 +414,19 @@ export async function answerAll(requests: HostRequest[], host: Host, log: RunLog
   const ready: Array<Promise<HostOutcome>> = [];
   try {
     for (const request of requests) {
+      // A call of the batch ended the run as a limit: the rest are not admitted.
+      if (log.ending.signal.aborted) break;
       const gate = await admit(request, host, log, previous);
       if (gate.kind === "outcome") {
         ready.push(Promise.resolve(gate.outcome));
         if (gate.outcome.kind === "blocked") break;
-      } else ready.push(gate.run(previous));
+      } else {
+        const started = gate.run(previous);
+        // Settled below with the rest; until then (while the next call waits for a person) its
+        // failure is not unhandled, which would end the process.
+        started.catch(() => undefined);
+        ready.push(started);
+      }
     }
   } catch (err) {
     ready.push(Promise.reject(err));

@@ -149,6 +149,8 @@ describe("from the host: tool results are read as plain data, once", () => {
     expect(r.calls).toHaveLength(1);
     expect(r.calls[0].error).toMatch(message);
     expect(r.label?.trusted).toBe(false);
+    // The place is the result's own keys, whose label the tool never gave: readable by no one.
+    expect(r.label?.readers).toEqual([]);
   });
 
   it("a bigint that fits, dates, holes and null-prototype objects become data", async () => {

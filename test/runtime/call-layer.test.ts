@@ -142,6 +142,49 @@ describe("breakers and budgets", () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it("a side effect that may have acted keeps its unknown outcome when another call's limit ends the run, so a repeat asks first", async () => {
+    let paid = 0;
+    const reset = () => Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+    const pay = defineTool({
+      name: "pay",
+      description: "Pays; its connection drops after the payment went out.",
+      parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
+      sideEffect: true,
+      idempotent: false,
+      run: async () => {
+        await new Promise((r) => setTimeout(r, 10));
+        paid += 1;
+        throw reset();
+      },
+    });
+    const costly = defineTool({ name: "costly", description: "Costs $5 an attempt.", parameters: { type: "object" }, costPerAttempt: 5, run: () => ({}) });
+    const source = `await Promise.all([pay({ to: "bob" }), costly({})])`;
+    const first = await createRuntime({ tools: [pay, costly], budget: { dollars: 4 } }).run(source);
+    expect(first.error?.kind).toBe("limit");
+    expect(first.calls[0]).toMatchObject({ tool: "pay", outcome: "unknown" });
+    let asked = 0;
+    const again = await createRuntime({ tools: [pay, costly], approve: () => (asked++, false) }).run(source, { previous: first });
+    expect(asked).toBe(1);
+    expect(again.status).toBe("blocked");
+    expect(paid).toBe(1);
+  });
+
+  it("a call approved after another call of its batch ended the run as a limit is not made, and the run does not crash while the approver is out", async () => {
+    const made: string[] = [];
+    const tool = (name: string, extra = {}) => defineTool({ name, description: "", parameters: { type: "object" }, sideEffect: true, ...extra, run: () => (made.push(name), {}) });
+    const costly = defineTool({ name: "costly", description: "Costs $5 an attempt.", parameters: { type: "object" }, costPerAttempt: 5, run: () => ({}) });
+    const approve = () => new Promise<boolean>((r) => setTimeout(() => r(true), 40));
+    const rt = createRuntime({ tools: [costly, tool("asked", { policy: () => ({ kind: "ask", reason: "check" }) }), tool("other")], budget: { dollars: 4 }, approve });
+    const r = await rt.run(`await Promise.all([costly({}), asked({}), other({})])`);
+    await new Promise((res) => setTimeout(res, 20));
+    expect(r.status).toBe("failed");
+    expect(r.error?.kind).toBe("limit");
+    expect(r.error?.message).toMatch(/costly was not called/);
+    expect(made).toEqual([]);
+    expect(r.calls.map((c) => [c.tool, c.approved ?? null, c.failure ?? null])).toEqual([["costly", null, "limit"], ["asked", true, "limit"]]);
+    expect(r.calls[1].error).toMatch(/not made: the run had already ended as a limit/);
+  });
+
   it("bad layer options are an error when the runtime is made", () => {
     expect(() => createRuntime({ retry: { attempts: 0 } })).toThrow(/retry.attempts must be a positive integer/);
     expect(() => createRuntime({ breaker: { failures: 1 } as never })).toThrow(/breaker/);

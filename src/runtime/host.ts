@@ -333,13 +333,15 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
 }
 
 async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, previous: RunResult | undefined, record: CallRecord, host: Host, log: RunLog): Promise<HostOutcome> {
-  if (log.ending.signal.aborted) {
-    // Admitted while it waited for its approval, after another call of the batch ended the run.
+  const done = doneBefore(tool, args, record.idempotencyKey, previous);
+  if (done === undefined && log.ending.signal.aborted) {
+    // Admitted while it waited for its approval, after another call of the batch ended the run:
+    // not made. A repeat of this run must still know what an earlier attempt may have done.
     record.error = "not made: the run had already ended as a limit";
     record.failure = "limit";
+    if (earlierCall(tool, args, record.idempotencyKey, previous, (c) => c.outcome === "unknown") !== undefined) record.outcome = "unknown";
     throw new HostLimit(record.error);
   }
-  const done = doneBefore(tool, args, record.idempotencyKey, previous);
   let result: unknown;
   // What the program saw of the result when it was first made or replayed, whichever came first.
   let seen: Label | undefined;

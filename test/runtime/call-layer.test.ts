@@ -185,6 +185,22 @@ describe("breakers and budgets", () => {
     expect(r.calls[1].error).toMatch(/not made: the run had already ended as a limit/);
   });
 
+  it("a repeat whose batch hits a limit still replays a payment made before, so the repeat of that repeat does not pay again", async () => {
+    let paid = 0;
+    const pay = defineTool({ name: "pay", description: "Pays.", parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] }, sideEffect: true, idempotent: false, policy: () => ({ kind: "ask", reason: "money" }), run: () => (paid++, { ok: true }) });
+    const costly = defineTool({ name: "costly", description: "Costs $5 an attempt.", parameters: { type: "object" }, costPerAttempt: 5, run: () => ({}) });
+    const approve = () => new Promise<boolean>((r) => setTimeout(() => r(true), 30));
+    const source = `await Promise.all([costly({}), pay({ to: "bob" })])`;
+    const r1 = await createRuntime({ tools: [costly, pay], approve }).run(source);
+    expect(r1.status).toBe("completed");
+    const r2 = await createRuntime({ tools: [costly, pay], approve, budget: { dollars: 4 } }).run(source, { previous: r1 });
+    expect(r2.error?.kind).toBe("limit");
+    expect(r2.calls[1]).toMatchObject({ tool: "pay", replayed: true });
+    const r3 = await createRuntime({ tools: [costly, pay], approve }).run(source, { previous: r2 });
+    expect(r3.status).toBe("completed");
+    expect(paid).toBe(1);
+  });
+
   it("bad layer options are an error when the runtime is made", () => {
     expect(() => createRuntime({ retry: { attempts: 0 } })).toThrow(/retry.attempts must be a positive integer/);
     expect(() => createRuntime({ breaker: { failures: 1 } as never })).toThrow(/breaker/);

@@ -224,7 +224,9 @@ export async function executeCall(env: LayerEnv, req: CallRequest): Promise<Call
     try {
       return await attempt();
     } catch (first) {
-      if (!(first instanceof AttemptFailed && first.wait !== undefined) || r.attempts <= 1 || req.signal?.aborted) throw first;
+      // Only a failure verdict gave a wait (it gives none once the attempts are used up); a
+      // stopped run's loop gives up at once, as cockatiel's own check of the signal does.
+      if (!(first instanceof AttemptFailed && first.wait !== undefined)) throw first;
       return retryPolicy(r.attempts).execute(({ attempt: k }) => (k === 0 ? Promise.reject(first) : attempt()), req.signal);
     }
   };

@@ -155,7 +155,7 @@ export class Label {
 
   /** Public and untrusted, from `source`. */
   static untrusted(source: string): Label {
-    return new Label("public", false, sortedUnique(strings([source], "sources")));
+    return new Label("public", false, Object.freeze(strings([source], "sources")));
   }
 
   /** A label from its parts; see {@link LabelSpec} for the defaults. */

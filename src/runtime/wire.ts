@@ -46,19 +46,20 @@ export class LabelWriter {
   id(l: Label, shared = false): number {
     const known = this.ids.get(l);
     if (known !== undefined) return known;
-    if (!shared) return this.define(l, this.next++);
+    if (!shared) return this.define(l);
     const key = partsKey(l.trusted, l.readers, l.sources);
-    const id = this.byParts.get(key);
-    if (id !== undefined) {
-      this.ids.set(l, id);
-      return id;
+    const same = this.byParts.get(key);
+    if (same !== undefined) {
+      this.ids.set(l, same);
+      return same;
     }
-    const made = this.define(l, this.next++);
-    this.byParts.set(key, made);
-    return made;
+    const id = this.define(l);
+    this.byParts.set(key, id);
+    return id;
   }
 
-  private define(l: Label, id: number): number {
+  private define(l: Label): number {
+    const id = this.next++;
     this.ids.set(l, id);
     this.fresh.push({ id, readers: l.readers, trusted: l.trusted, sources: l.sources });
     return id;

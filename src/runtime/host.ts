@@ -113,12 +113,28 @@ export function openRun(host: Host, previous?: RunResult, parent?: unknown): Run
  * by a limit in a batch or a worker's death, must not leave a payment recorded as not made),
  * stops anything later, ends its span, and gives the result its run key.
  */
-export async function closeRun(log: RunLog, result: RunResult): Promise<RunResult> {
+export async function closeRun(log: RunLog, result: RunResult, previous?: RunResult, sideEffect: (tool: string) => boolean = () => true): Promise<RunResult> {
   log.ending.abort();
   while (log.inflight.size > 0) await Promise.allSettled([...log.inflight]);
   log.stop.abort();
   log.span.end({ status: result.status, ...(result.error === undefined ? {} : { error: { kind: result.error.kind } }), calls: log.calls.length });
-  return { ...result, runKey: log.keys.runKey };
+  const earlier = carriedForward(previous, result.calls, sideEffect);
+  return { ...result, runKey: log.keys.runKey, ...(earlier.length === 0 ? {} : { earlier }) };
+}
+
+/** A record that says its call did, or may have done, its effect. */
+const acted = (c: CallRecord): boolean => "result" in c || c.outcome === "unknown";
+
+/**
+ * What earlier runs of the chain did that this run's own record does not say: their records of
+ * calls that acted or may have acted, unless this run has a record of the same call (its
+ * idempotency key) that says so too.
+ */
+function carriedForward(previous: RunResult | undefined, calls: readonly CallRecord[], sideEffect: (tool: string) => boolean): CallRecord[] {
+  if (previous === undefined) return [];
+  const own = new Set(calls.filter(acted).map((c) => c.idempotencyKey));
+  const before = [...previous.calls, ...(Array.isArray(previous.earlier) ? previous.earlier : [])];
+  return before.filter((c) => c !== null && typeof c === "object" && acted(c) && typeof c.idempotencyKey === "string" && !own.has(c.idempotencyKey) && sideEffect(c.tool));
 }
 
 /** A layer's refusal that ends the run as a limit does (a budget of attempts used up). */
@@ -196,7 +212,10 @@ function doneBefore(tool: Tool<any, any>, args: Record<string, unknown>, key: st
 function earlierCall(tool: Tool<any, any>, args: Record<string, unknown>, key: string | undefined, previous: RunResult | undefined, which: (c: CallRecord) => boolean): CallRecord | undefined {
   if (!tool.sideEffect || previous === undefined) return undefined;
   const made = (c: CallRecord) => c.tool === tool.name && c.decision !== "deny" && c.approved !== false && which(c);
-  if (key !== undefined && previous.calls.some((c) => typeof c.idempotencyKey === "string")) return previous.calls.find((c) => made(c) && c.idempotencyKey === key);
+  if (key !== undefined && previous.calls.some((c) => typeof c.idempotencyKey === "string")) {
+    // Then what earlier runs did that the previous one did not reach, deny or get approved.
+    return previous.calls.find((c) => made(c) && c.idempotencyKey === key) ?? (Array.isArray(previous.earlier) ? previous.earlier.find((c) => c !== null && typeof c === "object" && made(c) && c.idempotencyKey === key) : undefined);
+  }
   return previous.calls.find((c) => made(c) && sameArgs(c.args, args));
 }
 
@@ -371,6 +390,8 @@ async function runTool(tool: Tool<any, any>, args: Record<string, unknown>, prev
     } catch (err) {
       const problem = err instanceof HostDataError ? err.message : thrownText(err);
       record.error = `the result is not plain data: ${problem}`;
+      // It answered, so a side effect may have been done: a repeat asks before doing it again.
+      if (tool.sideEffect) record.outcome = "unknown";
       // The message names what was found and where: the result's own data (its keys), whose
       // label the tool never gave, so nobody is known to be allowed to read it.
       const unread = Label.of({ readers: [], sources: [`${tool.name} (a result that is not plain data)`] });

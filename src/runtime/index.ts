@@ -194,7 +194,10 @@ export function createRuntime(options: ExtendedRuntimeOptions = {}): SluiceRunti
 
   async function run(source: string, runOptions: RunOptions = {}): Promise<RunResult> {
     const log = openRun(host, runOptions?.previous, runOptions?.parent);
-    return await closeRun(log, await runProgram(source, runOptions, log));
+    const previous = runOptions?.previous;
+    // A previous run's effects are carried forward only from a record this run could read.
+    const carried = previous !== undefined && badPrevious(previous) === undefined ? previous : undefined;
+    return await closeRun(log, await runProgram(source, runOptions, log), carried, (name) => host.tools.get(name)?.tool.sideEffect === true);
   }
 
   async function runProgram(source: string, runOptions: RunOptions, log: RunLog): Promise<RunResult> {

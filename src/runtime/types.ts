@@ -159,6 +159,14 @@ export interface RunResult {
   steps: number;
   /** The key of this run's idempotency keys; `run(source, { previous })` takes it over, so repeated calls keep their keys. */
   runKey?: string;
+  /**
+   * Side effects an earlier run of this chain made (or may have made: outcome `"unknown"`) that
+   * this run did not make or replay itself: it ended before them, was denied, or was declined.
+   * Only tools with side effects. A repeat of this run looks here too, so a payment is not made
+   * again two repeats later.
+   * Absent when there are none.
+   */
+  earlier?: CallRecord[];
 }
 
 /** A runtime made by {@link createRuntime}. */

@@ -201,6 +201,29 @@ describe("breakers and budgets", () => {
     expect(paid).toBe(1);
   });
 
+  it("what an earlier run of a chain paid is carried by a repeat that did not reach it, was denied it or hit a limit first, so no later repeat pays again", async () => {
+    let paid = 0;
+    let allowPay = true;
+    const pay = defineTool({ name: "pay", description: "Pays.", parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] }, sideEffect: true, idempotent: false, policy: () => (allowPay ? { kind: "allow" } : { kind: "deny", reason: "not today" }), run: () => (paid++, { ok: true }) });
+    const costly = defineTool({ name: "costly", description: "Costs $5 an attempt.", parameters: { type: "object" }, costPerAttempt: 5, run: () => ({}) });
+    const source = `await costly({});\nawait pay({ to: "bob" })`;
+    const plain = createRuntime({ tools: [costly, pay] });
+    const r1 = await plain.run(source);
+    expect(paid).toBe(1);
+    // Ends at costly's limit, before pay: its own record has no pay, its `earlier` has r1's.
+    const r2 = await createRuntime({ tools: [costly, pay], budget: { dollars: 4 } }).run(source, { previous: r1 });
+    expect(r2.calls.map((c) => c.tool)).toEqual(["costly"]);
+    expect(r2.earlier?.map((c) => c.tool)).toEqual(["pay"]);
+    allowPay = false;
+    const r3 = await plain.run(source, { previous: r2 });
+    expect(r3.status).toBe("blocked");
+    allowPay = true;
+    const r4 = await plain.run(source, { previous: r3 });
+    expect(r4.status).toBe("completed");
+    expect(r4.calls[1]).toMatchObject({ tool: "pay", replayed: true });
+    expect(paid).toBe(1);
+  });
+
   it("bad layer options are an error when the runtime is made", () => {
     expect(() => createRuntime({ retry: { attempts: 0 } })).toThrow(/retry.attempts must be a positive integer/);
     expect(() => createRuntime({ breaker: { failures: 1 } as never })).toThrow(/breaker/);

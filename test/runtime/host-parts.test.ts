@@ -100,4 +100,38 @@ describe("a tool result read once with its parts listed", () => {
       delete (Object.prototype as { polluted?: unknown }).polluted;
     }
   });
+
+  it("refuses what reading it part by part refuses, with the same words and place", () => {
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = { back: cycle };
+    const getter = (o: object, k: string) => Object.defineProperty(o, k, { get: () => 1, enumerable: true });
+    const hostile: unknown[] = [
+      { list: [1, getter([], "0")] },
+      { x: getter({}, "g"), y: { deep: getter({}, "h") } },
+      cycle,
+      { d: { [Symbol.toStringTag]: "Date" } },
+      { nul: Object.assign(Object.create(null), { f: () => 1 }) },
+      [[new Map()]],
+      { big: 10n ** 30n },
+      { sym: [Symbol("s")] },
+      { cls: new (class Point {})() },
+    ];
+    for (const data of hostile) {
+      resetState(DEFAULT_LIMITS, {});
+      let generic = "";
+      try {
+        toInternal(data, Label.trusted());
+      } catch (err) {
+        generic = String((err as { value: { props: Map<string, { v: unknown }> } }).value.props.get("message")?.v);
+      }
+      expect(generic).toMatch(/^a host value could not be read: /);
+      expect(() => readHostParts(data)).toThrow(generic.replace("a host value could not be read: ", ""));
+    }
+  });
+
+  it("counts a plain result against the memory limit as it reads it", () => {
+    const emails = Array.from({ length: 200 }, (_, i) => ({ id: String(i), body: "x".repeat(100) }));
+    expect(() => readHostParts(emails, { maxBytes: 10_000 })).toThrow(/larger than the run's memory limit at `\d+/);
+    expect(readHostParts(emails, { maxBytes: 1_000_000 }).value).toEqual(emails);
+  });
 });

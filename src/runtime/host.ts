@@ -109,14 +109,20 @@ export function openRun(host: Host, previous?: RunResult, parent?: unknown): Run
 }
 
 /**
+ * Why a run's signals abort when it ends: an AbortError, as `abort()` gives, made once (each
+ * `abort()` without a reason makes a DOMException with its stack: tens of µs a run).
+ */
+const RUN_ENDED = new DOMException("the run has ended", "AbortError");
+
+/**
  * Ends the host side of a run: waits for every call still in flight (a run that ended early,
  * by a limit in a batch or a worker's death, must not leave a payment recorded as not made),
  * stops anything later, ends its span, and gives the result its run key.
  */
 export async function closeRun(log: RunLog, result: RunResult, previous?: RunResult, sideEffect: (tool: string) => boolean = () => true): Promise<RunResult> {
-  log.ending.abort();
+  log.ending.abort(RUN_ENDED);
   while (log.inflight.size > 0) await Promise.allSettled([...log.inflight]);
-  log.stop.abort();
+  log.stop.abort(RUN_ENDED);
   log.span.end({ status: result.status, ...(result.error === undefined ? {} : { error: { kind: result.error.kind } }), calls: log.calls.length });
   const earlier = carriedForward(previous, result.calls, sideEffect);
   return { ...result, runKey: log.keys.runKey, ...(earlier.length === 0 ? {} : { earlier }) };
@@ -337,7 +343,7 @@ async function callThroughLayer(tool: Tool<any, any>, args: Record<string, unkno
   record.durationMs = outcome.durationMs;
   if (outcome.kind === "limit") {
     // The run ends as a limit: the other calls of its batch settle without trying again.
-    log.ending.abort();
+    log.ending.abort(RUN_ENDED);
     record.error = outcome.message;
     record.failure = "limit";
     throw new HostLimit(outcome.message);

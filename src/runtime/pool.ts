@@ -141,7 +141,10 @@ export type HostSide = (requests: HostRequest[]) => Promise<HostOutcome[]>;
 export async function runInWorker(job: Job, host: HostSide): Promise<Execution | Stopped> {
   // The host answers in the caller's async context (its AsyncLocalStorage: usage meters, traces),
   // not the worker's message events'.
-  host = AsyncResource.bind(host);
+  // Not AsyncResource.bind: it defines deprecated accessors on every function it binds.
+  const scope = new AsyncResource("sluice.host");
+  const answer = host;
+  host = (requests) => scope.runInAsyncScope(answer, undefined, requests);
   const slot = await acquire(heapFor(job.limits.memoryBytes));
   slot.worker.ref();
   try {
